@@ -1,0 +1,86 @@
+package io.faultline.core.config;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * One configuration key, declared once in code: its name, type, default, the feature it belongs to,
+ * and what it means. Modules publish their keys through a {@link ConfigKeyCatalog}; {@code
+ * docs/configuration.md} is checked against those declarations.
+ *
+ * <p>Names are lowercase and dotted ({@code kafka.tcp.interval}); the same key is {@code
+ * -Dfaultline.kafka.tcp.interval} as a system property and {@code FAULTLINE_KAFKA_TCP_INTERVAL} as
+ * an environment variable.
+ *
+ * @param name the dotted key name, without the {@code faultline.} prefix
+ * @param type how its text is parsed
+ * @param defaultValue the value when no source sets it
+ * @param feature the feature it belongs to; a bad value turns that feature off
+ * @param description what it means, one or two sentences
+ * @param <T> the value's Java type
+ */
+public record ConfigKey<T>(
+    String name, ValueType<T> type, T defaultValue, String feature, String description) {
+
+  private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9-]*(\\.[a-z0-9][a-z0-9-]*)*");
+
+  /** Validates the declaration. */
+  public ConfigKey {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(type, "type");
+    Objects.requireNonNull(defaultValue, "defaultValue");
+    Objects.requireNonNull(feature, "feature");
+    Objects.requireNonNull(description, "description");
+    if (!NAME.matcher(name).matches()) {
+      throw new IllegalArgumentException("config key must be lowercase and dotted: " + name);
+    }
+  }
+
+  /** A boolean key. */
+  public static ConfigKey<Boolean> bool(
+      String name, boolean defaultValue, String feature, String description) {
+    return new ConfigKey<>(name, ValueType.BOOLEAN, defaultValue, feature, description);
+  }
+
+  /** A whole-number key. */
+  public static ConfigKey<Integer> integer(
+      String name, int defaultValue, String feature, String description) {
+    return new ConfigKey<>(name, ValueType.INTEGER, defaultValue, feature, description);
+  }
+
+  /** A decimal key. */
+  public static ConfigKey<Double> decimal(
+      String name, double defaultValue, String feature, String description) {
+    return new ConfigKey<>(name, ValueType.DECIMAL, defaultValue, feature, description);
+  }
+
+  /** A duration key ({@code 250ms}, {@code 30s}, {@code 5m}). */
+  public static ConfigKey<Duration> duration(
+      String name, Duration defaultValue, String feature, String description) {
+    return new ConfigKey<>(name, ValueType.DURATION_TYPE, defaultValue, feature, description);
+  }
+
+  /** A size key in bytes ({@code 64KiB}, {@code 4MiB}). */
+  public static ConfigKey<Long> size(
+      String name, long defaultValue, String feature, String description) {
+    return new ConfigKey<>(name, ValueType.SIZE_TYPE, defaultValue, feature, description);
+  }
+
+  /** A text key. */
+  public static ConfigKey<String> string(
+      String name, String defaultValue, String feature, String description) {
+    return new ConfigKey<>(name, ValueType.STRING, defaultValue, feature, description);
+  }
+
+  /** An enum key, matched case-insensitively. */
+  public static <E extends Enum<E>> ConfigKey<E> enumKey(
+      String name, Class<E> type, E defaultValue, String feature, String description) {
+    return new ConfigKey<>(name, ValueType.ofEnum(type), defaultValue, feature, description);
+  }
+
+  /** The default written the way a user would type it. */
+  public String defaultText() {
+    return type.format(defaultValue);
+  }
+}

@@ -1,0 +1,224 @@
+package io.faultline.core.config;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * How the text of a configuration value becomes a typed value, and how a typed value is written
+ * back (for the documentation and the status page).
+ *
+ * @param <T> the Java type of the value
+ */
+public final class ValueType<T> {
+
+  private static final Pattern DURATION =
+      Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)", Pattern.CASE_INSENSITIVE);
+  private static final Pattern SIZE =
+      Pattern.compile("(\\d+)\\s*(B|KiB|MiB|GiB|KB|MB|GB|K|M|G)?", Pattern.CASE_INSENSITIVE);
+
+  /** {@code true}/{@code false}, also {@code on}/{@code off}, {@code yes}/{@code no}. */
+  public static final ValueType<Boolean> BOOLEAN =
+      new ValueType<>(
+          "boolean",
+          "true or false (also on/off, yes/no)",
+          ValueType::parseBoolean,
+          String::valueOf);
+
+  /** A whole number that fits an {@code int}. */
+  public static final ValueType<Integer> INTEGER =
+      new ValueType<>(
+          "integer", "a whole number", raw -> Integer.valueOf(raw.trim()), String::valueOf);
+
+  /** A decimal number. */
+  public static final ValueType<Double> DECIMAL =
+      new ValueType<>(
+          "decimal", "a number such as 0.5", raw -> Double.valueOf(raw.trim()), String::valueOf);
+
+  /** A duration with a unit: {@code 250ms}, {@code 30s}, {@code 5m}, {@code 1h}, {@code 2d}. */
+  public static final ValueType<Duration> DURATION_TYPE =
+      new ValueType<>(
+          "duration",
+          "a duration with a unit, such as 250ms, 30s, 5m, 1h",
+          ValueType::parseDuration,
+          ValueType::formatDuration);
+
+  /** A size in bytes with a unit: {@code 512B}, {@code 64KiB}, {@code 4MiB}, {@code 1GiB}. */
+  public static final ValueType<Long> SIZE_TYPE =
+      new ValueType<>(
+          "size",
+          "a size with a unit, such as 64KiB, 4MiB, 1GiB (KB/MB/GB are read as KiB/MiB/GiB)",
+          ValueType::parseSize,
+          ValueType::formatSize);
+
+  /** Free text, trimmed. */
+  public static final ValueType<String> STRING =
+      new ValueType<>("string", "text", String::trim, Function.identity());
+
+  private final String name;
+  private final String expected;
+  private final Function<String, T> parser;
+  private final Function<T, String> formatter;
+
+  private ValueType(
+      String name, String expected, Function<String, T> parser, Function<T, String> formatter) {
+    this.name = name;
+    this.expected = expected;
+    this.parser = parser;
+    this.formatter = formatter;
+  }
+
+  /** One of an enum's constants, matched case-insensitively, {@code -} and {@code _} alike. */
+  public static <E extends Enum<E>> ValueType<E> ofEnum(Class<E> type) {
+    String choices =
+        Arrays.stream(type.getEnumConstants())
+            .map(e -> e.name().toLowerCase(Locale.ROOT))
+            .collect(Collectors.joining(", "));
+    return new ValueType<>(
+        "enum",
+        "one of " + choices,
+        raw -> {
+          String wanted = raw.trim().replace('-', '_');
+          for (E constant : type.getEnumConstants()) {
+            if (constant.name().equalsIgnoreCase(wanted)) {
+              return constant;
+            }
+          }
+          throw new IllegalArgumentException("not one of " + choices);
+        },
+        e -> e.name().toLowerCase(Locale.ROOT));
+  }
+
+  /** A short name of the type for the documentation: {@code duration}, {@code size}, ... */
+  public String name() {
+    return name;
+  }
+
+  /** What a valid value looks like, for error messages. */
+  public String expected() {
+    return expected;
+  }
+
+  /**
+   * Parses {@code raw}.
+   *
+   * @throws IllegalArgumentException when {@code raw} is not a value of this type
+   */
+  public T parse(String raw) {
+    Objects.requireNonNull(raw, "raw");
+    try {
+      T value = parser.apply(raw);
+      if (value == null) {
+        throw new IllegalArgumentException("no value");
+      }
+      return value;
+    } catch (IllegalArgumentException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+  }
+
+  /** Writes {@code value} the way a user would type it. */
+  public String format(T value) {
+    return formatter.apply(value);
+  }
+
+  private static Boolean parseBoolean(String raw) {
+    switch (raw.trim().toLowerCase(Locale.ROOT)) {
+      case "true":
+      case "on":
+      case "yes":
+        return Boolean.TRUE;
+      case "false":
+      case "off":
+      case "no":
+        return Boolean.FALSE;
+      default:
+        throw new IllegalArgumentException("not a boolean");
+    }
+  }
+
+  private static Duration parseDuration(String raw) {
+    Matcher m = DURATION.matcher(raw.trim());
+    if (!m.matches()) {
+      throw new IllegalArgumentException("not a duration with a unit");
+    }
+    long amount = Long.parseLong(m.group(1));
+    switch (m.group(2).toLowerCase(Locale.ROOT)) {
+      case "ms":
+        return Duration.ofMillis(amount);
+      case "s":
+        return Duration.ofSeconds(amount);
+      case "m":
+        return Duration.ofMinutes(amount);
+      case "h":
+        return Duration.ofHours(amount);
+      default:
+        return Duration.ofDays(amount);
+    }
+  }
+
+  private static String formatDuration(Duration d) {
+    long ms = d.toMillis();
+    if (ms == 0) {
+      return "0s";
+    }
+    if (ms % 86_400_000 == 0) {
+      return ms / 86_400_000 + "d";
+    }
+    if (ms % 3_600_000 == 0) {
+      return ms / 3_600_000 + "h";
+    }
+    if (ms % 60_000 == 0) {
+      return ms / 60_000 + "m";
+    }
+    if (ms % 1000 == 0) {
+      return ms / 1000 + "s";
+    }
+    return ms + "ms";
+  }
+
+  private static Long parseSize(String raw) {
+    Matcher m = SIZE.matcher(raw.trim());
+    if (!m.matches()) {
+      throw new IllegalArgumentException("not a size");
+    }
+    long amount = Long.parseLong(m.group(1));
+    String unit = m.group(2) == null ? "B" : m.group(2).toUpperCase(Locale.ROOT);
+    long factor;
+    switch (unit.charAt(0)) {
+      case 'K':
+        factor = 1L << 10;
+        break;
+      case 'M':
+        factor = 1L << 20;
+        break;
+      case 'G':
+        factor = 1L << 30;
+        break;
+      default:
+        factor = 1;
+    }
+    return Math.multiplyExact(amount, factor);
+  }
+
+  private static String formatSize(Long bytes) {
+    long b = bytes;
+    if (b != 0 && b % (1L << 30) == 0) {
+      return b / (1L << 30) + "GiB";
+    }
+    if (b != 0 && b % (1L << 20) == 0) {
+      return b / (1L << 20) + "MiB";
+    }
+    if (b != 0 && b % (1L << 10) == 0) {
+      return b / (1L << 10) + "KiB";
+    }
+    return b + "B";
+  }
+}

@@ -1,0 +1,42 @@
+package io.faultline.core.finding;
+
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * The catalogue entry of one kind of finding, declared once in code: its stable id, default
+ * severity, a one-line title, why it matters (the incident behind it), what to do, and the anchor
+ * of its section in {@code docs/findings.md}. Modules publish their types through a {@link
+ * FindingCatalog}, which is how the documentation check finds them all.
+ *
+ * @param id stable upper-snake-case id, e.g. {@code SYN_COOKIES_WITHOUT_TIMESTAMPS}
+ * @param defaultSeverity the severity a finding of this type has unless the check says otherwise
+ * @param title one line saying what was found
+ * @param why why it matters, naming the incident it comes from
+ * @param remediation what to do about it
+ */
+public record FindingType(
+    String id, Severity defaultSeverity, String title, String why, String remediation) {
+
+  private static final Pattern ID = Pattern.compile("[A-Z][A-Z0-9]*(_[A-Z0-9]+)*");
+
+  /** Validates the declaration; a malformed one is a programming error caught by the first test. */
+  public FindingType {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(defaultSeverity, "defaultSeverity");
+    Objects.requireNonNull(title, "title");
+    Objects.requireNonNull(why, "why");
+    Objects.requireNonNull(remediation, "remediation");
+    if (!ID.matcher(id).matches()) {
+      throw new IllegalArgumentException("finding id must be UPPER_SNAKE_CASE: " + id);
+    }
+  }
+
+  /**
+   * The anchor of this finding's section in {@code docs/findings.md}, e.g. {@code
+   * #syn_cookies_...}.
+   */
+  public String docsAnchor() {
+    return "docs/findings.md#" + id.toLowerCase(java.util.Locale.ROOT);
+  }
+}
