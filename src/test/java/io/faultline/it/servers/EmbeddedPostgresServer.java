@@ -1,0 +1,65 @@
+package io.faultline.it.servers;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import javax.sql.DataSource;
+
+/** A real PostgreSQL server started from zonky's embedded binaries on 127.0.0.1. */
+final class EmbeddedPostgresServer implements PostgresServer {
+
+  private final EmbeddedPostgres postgres;
+  private final HikariDataSource pool;
+
+  EmbeddedPostgresServer() {
+    try {
+      this.postgres =
+          EmbeddedPostgres.builder()
+              .setDataDirectory(TestPaths.workDir("postgres").resolve("data"))
+              .setCleanDataDirectory(true)
+              .setServerConfig("max_connections", "200")
+              .setPGStartupWait(Duration.ofMinutes(1))
+              .start();
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not start embedded PostgreSQL", e);
+    }
+    this.pool = newPool(c -> c.setPoolName("faultline-it"));
+  }
+
+  @Override
+  public String jdbcUrl() {
+    return postgres.getJdbcUrl("postgres", "postgres");
+  }
+
+  @Override
+  public String username() {
+    return "postgres";
+  }
+
+  @Override
+  public String password() {
+    return "postgres";
+  }
+
+  @Override
+  public int majorVersion() {
+    return 15;
+  }
+
+  @Override
+  public DataSource dataSource() {
+    return pool;
+  }
+
+  @Override
+  public void close() {
+    pool.close();
+    try {
+      postgres.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

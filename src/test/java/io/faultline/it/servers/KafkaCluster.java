@@ -1,0 +1,57 @@
+package io.faultline.it.servers;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+
+/** A running Kafka cluster of 1–3 KRaft nodes, each broker and controller. */
+public interface KafkaCluster extends AutoCloseable {
+
+  /** {@code host:port,...} of every node, for {@code bootstrap.servers}. */
+  String bootstrapServers();
+
+  /** The nodes, ordered by id (1, 2, 3). */
+  List<KafkaNode> nodes();
+
+  /** The node with this id. */
+  default KafkaNode node(int id) {
+    return nodes().stream()
+        .filter(n -> n.id() == id)
+        .findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no node " + id));
+  }
+
+  /** The common client settings: bootstrap servers plus {@code extra}. */
+  default Properties clientProperties(Map<String, Object> extra) {
+    Properties props = new Properties();
+    props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+    props.putAll(extra);
+    return props;
+  }
+
+  /** Creates a topic, replicated to every node, and waits until it exists. */
+  default void createTopic(String name, int partitions) {
+    try (Admin admin = Admin.create(clientProperties(Map.of()))) {
+      short replicas = (short) nodes().size();
+      admin
+          .createTopics(List.of(new NewTopic(name, partitions, replicas)))
+          .all()
+          .get(60, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("could not create topic " + name, e);
+    }
+  }
+
+  /** Stops every node and releases what the cluster holds. */
+  @Override
+  void close();
+}

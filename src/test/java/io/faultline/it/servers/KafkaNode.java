@@ -1,0 +1,46 @@
+package io.faultline.it.servers;
+
+import java.net.InetSocketAddress;
+
+/**
+ * One node of a test {@link KafkaCluster}: where clients reach it, and the levers a fault test
+ * pulls. In {@link ServerMode#DOCKER} mode the address is the container's own (not a port mapping
+ * through Docker's userland proxy), so TCP-level facts measured by a client are those of the
+ * broker's socket.
+ */
+public interface KafkaNode {
+
+  /** The node id. */
+  int id();
+
+  /** The address clients connect to (the broker's advertised listener). */
+  InetSocketAddress address();
+
+  /** Stops the broker process cleanly (controlled shutdown); the node keeps its data. */
+  void stop();
+
+  /** Starts a stopped node and waits until it serves again. */
+  void start();
+
+  /** {@link #stop()} then {@link #start()}. */
+  default void restart() {
+    stop();
+    start();
+  }
+
+  /** Freezes the broker process (SIGSTOP): connections stay open but nothing is answered. */
+  void pause();
+
+  /** Resumes a paused broker. */
+  void unpause();
+
+  /**
+   * Reads a file under {@code /proc} as the broker sees it, e.g. {@code /proc/net/netstat} for its
+   * SYN cookie counters: the container's network namespace in Docker mode, this host's when
+   * embedded.
+   */
+  String readProcFile(String path);
+
+  /** True when the node runs in its own container (and so its own network namespace). */
+  boolean isContainer();
+}

@@ -1,0 +1,127 @@
+package io.faultline.it.servers;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.exception.NotFoundException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.images.builder.ImageFromDockerfile;
+
+/**
+ * Builds the project's server images from {@code src/test/docker/*} once and reuses them: the tag
+ * is a hash of the build context, so an image is rebuilt only when its Dockerfile, scripts or jars
+ * change, and never twice in one run.
+ */
+public final class LocalImages {
+
+  /** What {@link #ensure} did, so tests can show the image was reused. */
+  public enum Outcome {
+    BUILT,
+    REUSED
+  }
+
+  private static final Map<String, Outcome> ENSURED = new ConcurrentHashMap<>();
+
+  private LocalImages() {}
+
+  /** The PostgreSQL image, built if missing. */
+  public static String postgres() {
+    return ensure("postgres", TestPaths.postgresDockerDir());
+  }
+
+  /** The Kafka broker image, built if missing. */
+  public static String kafka() {
+    return ensure("kafka", TestPaths.kafkaDockerDir());
+  }
+
+  /** What happened the first time {@code tag} was ensured in this JVM, or null if never. */
+  public static Outcome outcome(String tag) {
+    return ENSURED.get(tag);
+  }
+
+  static synchronized String ensure(String name, Path context) {
+    String tag = "faultline-it/" + name + ":" + contextHash(context);
+    if (ENSURED.containsKey(tag)) {
+      return tag;
+    }
+    DockerClient docker = DockerClientFactory.instance().client();
+    if (exists(docker, tag)) {
+      ENSURED.put(tag, Outcome.REUSED);
+      System.out.println("[faultline-it] reusing image " + tag);
+      return tag;
+    }
+    String base = BaseImage.resolve(docker);
+    System.out.println("[faultline-it] building image " + tag + " from " + base + " ...");
+    long start = System.nanoTime();
+    try {
+      new ImageFromDockerfile(tag, false)
+          .withDockerfile(context.resolve("Dockerfile"))
+          .withBuildArg("BASE_IMAGE", base)
+          .get();
+    } catch (Exception e) {
+      throw new IllegalStateException(
+          "could not build "
+              + tag
+              + " from base image "
+              + base
+              + ". Where no registry is reachable, create a local base image (bash .ci/run does:"
+              + " debootstrap --variant=minbase bookworm, then docker import as faultline-base:bookworm)"
+              + " or set FAULTLINE_BASE_IMAGE.",
+          e);
+    }
+    ENSURED.put(tag, Outcome.BUILT);
+    System.out.printf(
+        "[faultline-it] built image %s in %.1f s%n", tag, (System.nanoTime() - start) / 1e9);
+    return tag;
+  }
+
+  static boolean exists(DockerClient docker, String image) {
+    try {
+      docker.inspectImageCmd(image).exec();
+      return true;
+    } catch (NotFoundException e) {
+      return false;
+    }
+  }
+
+  /**
+   * A hash of every file the image is built from (jars by name and size: hashing 44 MB is slow).
+   */
+  private static String contextHash(Path context) {
+    try (Stream<Path> walk = Files.walk(context)) {
+      MessageDigest digest = MessageDigest.getInstance("SHA-256");
+      List<Path> files =
+          walk.filter(Files::isRegularFile).filter(p -> isInContext(context, p)).sorted().toList();
+      for (Path file : files) {
+        digest.update(context.relativize(file).toString().getBytes());
+        if (file.toString().endsWith(".jar")) {
+          digest.update(Long.toString(Files.size(file)).getBytes());
+        } else {
+          digest.update(Files.readAllBytes(file));
+        }
+      }
+      return HexFormat.of().formatHex(digest.digest()).substring(0, 12);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static boolean isInContext(Path context, Path file) {
+    Path rel = context.relativize(file);
+    if (rel.startsWith("target")) {
+      return rel.startsWith(Path.of("target", "broker-libs"));
+    }
+    return true;
+  }
+}

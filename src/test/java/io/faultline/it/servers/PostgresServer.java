@@ -1,0 +1,48 @@
+package io.faultline.it.servers;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.function.Consumer;
+import javax.sql.DataSource;
+
+/** A running PostgreSQL server with superuser access. */
+public interface PostgresServer extends AutoCloseable {
+
+  /** The JDBC URL of the test database. */
+  String jdbcUrl();
+
+  /** The superuser's name. */
+  String username();
+
+  /** The superuser's password. */
+  String password();
+
+  /** The server's major version, e.g. 15. */
+  int majorVersion();
+
+  /** A shared HikariCP pool on the test database (do not close it). */
+  DataSource dataSource();
+
+  /** A new pool of the caller's own (the caller closes it), configured by {@code settings}. */
+  default HikariDataSource newPool(Consumer<HikariConfig> settings) {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(jdbcUrl());
+    config.setUsername(username());
+    config.setPassword(password());
+    config.setMaximumPoolSize(4);
+    settings.accept(config);
+    return new HikariDataSource(config);
+  }
+
+  /** A plain connection outside any pool (the caller closes it). */
+  default Connection connect() throws SQLException {
+    return DriverManager.getConnection(jdbcUrl(), username(), password());
+  }
+
+  /** Stops the server. */
+  @Override
+  void close();
+}
