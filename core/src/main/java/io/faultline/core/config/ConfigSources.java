@@ -1,0 +1,106 @@
+package io.faultline.core.config;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+
+/**
+ * Where configuration comes from, other than the properties file (whose path is itself a setting,
+ * {@code config}): the environment, the system properties and the agent argument string. Tests pass
+ * their own maps so they never read or change the real environment.
+ *
+ * <p>Precedence, lowest to highest: defaults, the properties file, environment variables ({@code
+ * FAULTLINE_*}, see {@link EnvironmentNames}), system properties ({@code -Dfaultline.*}), the agent
+ * argument ({@code key=value,key=value}, see the configuration reference).
+ */
+public final class ConfigSources {
+
+  /** System properties that configure Faultline start with this. */
+  public static final String SYSTEM_PROPERTY_PREFIX = "faultline.";
+
+  private final Supplier<Map<String, String>> environment;
+  private final Supplier<Map<String, String>> systemProperties;
+  private final String agentArguments;
+
+  private ConfigSources(
+      Supplier<Map<String, String>> environment,
+      Supplier<Map<String, String>> systemProperties,
+      String agentArguments) {
+    this.environment = Objects.requireNonNull(environment, "environment");
+    this.systemProperties = Objects.requireNonNull(systemProperties, "systemProperties");
+    this.agentArguments = agentArguments == null ? "" : agentArguments;
+  }
+
+  /** The real process environment and system properties, plus the agent's argument string. */
+  public static ConfigSources ofProcess(String agentArguments) {
+    return new ConfigSources(
+        System::getenv, ConfigSources::processSystemProperties, agentArguments);
+  }
+
+  /**
+   * Given sources, for tests and for embedding: each supplier is called once per load, and may
+   * return any map (only {@code FAULTLINE_*} and {@code faultline.*} entries are read).
+   */
+  public static ConfigSources of(
+      Supplier<Map<String, String>> environment,
+      Supplier<Map<String, String>> systemProperties,
+      String agentArguments) {
+    return new ConfigSources(environment, systemProperties, agentArguments);
+  }
+
+  /** Given maps; see {@link #of(Supplier, Supplier, String)}. */
+  public static ConfigSources of(
+      Map<String, String> environment,
+      Map<String, String> systemProperties,
+      String agentArguments) {
+    Map<String, String> env = Map.copyOf(environment);
+    Map<String, String> props = Map.copyOf(systemProperties);
+    return new ConfigSources(() -> env, () -> props, agentArguments);
+  }
+
+  /** No environment, no system properties, no agent argument: every key at its default. */
+  public static ConfigSources none() {
+    return of(Map.of(), Map.of(), "");
+  }
+
+  Map<String, String> environment() {
+    return sorted(environment.get());
+  }
+
+  Map<String, String> systemProperties() {
+    return sorted(systemProperties.get());
+  }
+
+  String agentArguments() {
+    return agentArguments;
+  }
+
+  /** Sorted, so problems come out in the same order on every run. */
+  private static Map<String, String> sorted(Map<String, String> map) {
+    Map<String, String> sorted = new TreeMap<>();
+    if (map != null) {
+      map.forEach(
+          (k, v) -> {
+            if (k != null && v != null) {
+              sorted.put(k, v);
+            }
+          });
+    }
+    return sorted;
+  }
+
+  private static Map<String, String> processSystemProperties() {
+    Map<String, String> props = new TreeMap<>();
+    // A snapshot: stringPropertyNames copies, so a property set concurrently cannot break the loop.
+    for (String name : System.getProperties().stringPropertyNames()) {
+      if (name.startsWith(SYSTEM_PROPERTY_PREFIX)) {
+        String value = System.getProperty(name);
+        if (value != null) {
+          props.put(name, value);
+        }
+      }
+    }
+    return props;
+  }
+}

@@ -1,0 +1,39 @@
+package io.faultline.core.config;
+
+import java.time.Duration;
+import java.util.List;
+
+/** The configuration keys of the core module itself. */
+public final class CoreConfigKeys implements ConfigKeyCatalog {
+
+  /**
+   * Path of a properties file to read settings from. Set it in the environment, a system property
+   * or the agent argument; inside the file itself it has no effect.
+   */
+  public static final ConfigKey<String> CONFIG =
+      ConfigKey.string(
+          "config",
+          "",
+          "core",
+          "Path of a properties file with more settings (lowest precedence after the defaults)."
+              + " Set it as FAULTLINE_CONFIG, -Dfaultline.config or the agent argument config=;"
+              + " inside the file itself it has no effect. Empty: no file.");
+
+  /** How often a finding that stays active is logged again. */
+  public static final ConfigKey<Duration> FINDINGS_LOG_INTERVAL =
+      ConfigKey.duration(
+          "findings.log-interval",
+          Duration.ofMinutes(10),
+          "findings",
+          "A finding is logged when it becomes active, when it clears, and again at most once per"
+              + " this interval while it stays active and is still being reported. 0s logs every"
+              + " report.");
+
+  /** Public so {@link java.util.ServiceLoader} can create it. */
+  public CoreConfigKeys() {}
+
+  @Override
+  public List<ConfigKey<?>> keys() {
+    return List.of(CONFIG, FINDINGS_LOG_INTERVAL);
+  }
+}

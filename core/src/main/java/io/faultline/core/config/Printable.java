@@ -1,0 +1,59 @@
+package io.faultline.core.config;
+
+/**
+ * Makes user input safe to echo in a one-line message: control characters escaped, very long text
+ * shortened. A 1 MB value or a value with a newline must not turn one problem into a flood or into
+ * several log lines that look like separate messages.
+ */
+final class Printable {
+
+  /** Longest piece of user input echoed back in a message. */
+  static final int MAX_ECHO = 80;
+
+  private Printable() {}
+
+  /** {@code text} with control characters escaped ({@code \n}, {@code \u0007}). */
+  static String oneLine(String text) {
+    StringBuilder out = new StringBuilder(text.length());
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '\n') {
+        out.append("\\n");
+      } else if (c == '\r') {
+        out.append("\\r");
+      } else if (c == '\t') {
+        out.append("\\t");
+      } else if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
+        out.append(String.format("\\u%04x", (int) c));
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
+  }
+
+  /**
+   * User input quoted for a message: escaped, and cut to {@value #MAX_ECHO} characters with its
+   * full length noted when longer.
+   */
+  static String quote(String raw) {
+    return raw.length() <= MAX_ECHO
+        ? "'" + oneLine(raw) + "'"
+        : "'" + oneLine(head(raw)) + "...' (" + raw.length() + " characters)";
+  }
+
+  /** {@code raw} escaped and cut like {@link #quote}, without the quotes; for keys in messages. */
+  static String shorten(String raw) {
+    return raw.length() <= MAX_ECHO
+        ? oneLine(raw)
+        : oneLine(head(raw)) + "... (" + raw.length() + " characters)";
+  }
+
+  private static String head(String raw) {
+    int end = MAX_ECHO;
+    if (Character.isHighSurrogate(raw.charAt(end - 1))) {
+      end--;
+    }
+    return raw.substring(0, end);
+  }
+}
