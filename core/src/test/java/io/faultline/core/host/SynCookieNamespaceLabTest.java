@@ -118,8 +118,8 @@ class SynCookieNamespaceLabTest {
       try (SocketChannel a = SocketChannel.open(stripped);
           SocketChannel b = SocketChannel.open(control)) {
         Thread.sleep(100);
-        TcpInfo strippedInfo = read(reader, stripped);
-        TcpInfo controlInfo = read(reader, control);
+        TcpInfo strippedInfo = read(reader, stripped, a);
+        TcpInfo controlInfo = read(reader, control, b);
         HostSample after = HostSample.take(serverNs, Instant.now());
 
         System.out.printf(
@@ -170,10 +170,11 @@ class SynCookieNamespaceLabTest {
     assertThat(quietly("ip", "netns", "list")).doesNotContain(ns);
   }
 
-  private static TcpInfo read(TcpInfoReader reader, InetSocketAddress remote) {
+  private static TcpInfo read(TcpInfoReader reader, InetSocketAddress remote, SocketChannel ch)
+      throws IOException {
     int fd =
         SocketFds.forThisProcess()
-            .byAddress(remote, null)
+            .byAddress(remote, (InetSocketAddress) ch.getLocalAddress())
             .value()
             .orElseThrow(() -> new AssertionError("no fd for " + remote));
     return reader.read(fd).value().orElseThrow(() -> new AssertionError("no TCP_INFO " + fd));
