@@ -1,0 +1,85 @@
+package io.faultline.core.host;
+
+import io.faultline.core.finding.Finding;
+import io.faultline.core.finding.Severity;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * TIME_WAIT plus open TCP sockets ({@code /proc/net/sockstat}) against the size of {@code
+ * ip_local_port_range}: the exhaustion of seed 001. Per network namespace.
+ *
+ * <p>The share is an upper bound: a port is only exhausted per destination, and {@code inuse}
+ * counts listeners and inbound sockets too. It is the right order of magnitude for a proxy or
+ * client that talks to a few upstreams, which is where the error appears.
+ */
+public final class EphemeralPortsCheck implements HostCheck {
+
+  private static final Pattern TCP_LINE =
+      Pattern.compile("TCP:\\s+inuse\\s+(\\d+)\\s+orphan\\s+(\\d+)\\s+tw\\s+(\\d+)");
+
+  @Override
+  public String name() {
+    return "ephemeral ports";
+  }
+
+  @Override
+  public ReadingScope scope() {
+    return ReadingScope.NETWORK_NAMESPACE;
+  }
+
+  @Override
+  public CheckResult run(DoctorContext context) {
+    ProcFs proc = context.proc();
+    Optional<long[]> range = proc.sysctlNumbers("net.ipv4.ip_local_port_range");
+    Optional<String> sockstat = proc.net("sockstat");
+    OptionalLong twReuse = proc.sysctl("net.ipv4.tcp_tw_reuse");
+    if (range.isEmpty() || range.get().length < 2 || sockstat.isEmpty()) {
+      return CheckResult.unknown(
+          name(), scope(), "cannot read ip_local_port_range or sockstat under " + proc.root());
+    }
+    Matcher m = TCP_LINE.matcher(sockstat.get());
+    if (!m.find()) {
+      return CheckResult.unknown(name(), scope(), "no TCP line in sockstat");
+    }
+    long inuse = Long.parseLong(m.group(1));
+    long tw = Long.parseLong(m.group(3));
+    long low = range.get()[0];
+    long high = range.get()[1];
+    long size = Math.max(0, high - low + 1);
+    long used = tw + inuse;
+    double share = size == 0 ? 1.0 : (double) used / size;
+    String reuse = twReuse.isPresent() ? String.valueOf(twReuse.getAsLong()) : "unknown";
+    String evidence =
+        String.format(
+            "port range %d-%d (%d ports), TIME_WAIT=%d, in use=%d (%.0f%%), tcp_tw_reuse=%s",
+            low, high, size, tw, inuse, share * 100, reuse);
+    DoctorOptions o = context.options();
+    if (share < o.portsWarnRatio()) {
+      return CheckResult.of(name(), scope(), evidence, List.of(), List.of());
+    }
+    Finding finding =
+        Finding.of(HostFindingTypes.EPHEMERAL_PORTS_LOW, "net.ipv4.ip_local_port_range")
+            .severity(share >= o.portsCriticalRatio() ? Severity.CRITICAL : Severity.WARNING)
+            .message(
+                String.format(
+                    "%d TIME_WAIT + %d open TCP sockets = %.0f%% of the %d ephemeral ports;"
+                        + " tcp_tw_reuse=%s%s",
+                    tw,
+                    inuse,
+                    share * 100,
+                    size,
+                    reuse,
+                    twReuse.orElse(-1) == 1 ? "" : " (outbound connects cannot reuse TIME_WAIT)"))
+            .evidence("time_wait", tw)
+            .evidence("inuse", inuse)
+            .evidence("port_range_size", size)
+            .evidence("share", Math.round(share * 1000) / 1000.0)
+            .evidence("net.ipv4.tcp_tw_reuse", reuse)
+            .build();
+    return CheckResult.of(name(), scope(), evidence, List.of(finding), List.of());
+  }
+}

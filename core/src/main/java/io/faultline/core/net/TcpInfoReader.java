@@ -1,0 +1,84 @@
+package io.faultline.core.net;
+
+import java.lang.System.Logger.Level;
+import java.nio.ByteOrder;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Reads {@link TcpInfo} for a socket file descriptor. Obtain one with {@link #create()}: on Linux
+ * with JNA available it calls {@code getsockopt(TCP_INFO)}; anywhere else it is a reader whose
+ * every {@link #read} answers "unavailable" with the reason, so callers never need a platform check
+ * of their own and never see an exception.
+ */
+public interface TcpInfoReader {
+
+  /**
+   * The reader for this platform. Never throws; when TCP_INFO cannot be read here it logs one INFO
+   * line (once per JVM) and returns a reader that reports why.
+   */
+  static TcpInfoReader create() {
+    String os = System.getProperty("os.name", "unknown");
+    String reason = null;
+    if (!os.toLowerCase(Locale.ROOT).startsWith("linux")) {
+      reason = "TCP_INFO is read only on Linux; this is " + os;
+    } else if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
+      reason = "the tcp_info layout is known only for little-endian Linux";
+    } else {
+      Outcome<TcpInfoReader> linux = LinuxTcpInfoReader.load();
+      if (linux.isAvailable()) {
+        return linux.value().orElseThrow();
+      }
+      reason = linux.reason().orElseThrow();
+    }
+    UnsupportedTcpInfoReader.logOnce(reason);
+    return new UnsupportedTcpInfoReader(reason);
+  }
+
+  /** Whether this reader can read TCP_INFO at all. */
+  boolean isSupported();
+
+  /** Why this reader cannot read TCP_INFO; empty when it can. */
+  Optional<String> unsupportedReason();
+
+  /**
+   * Reads TCP_INFO of {@code fd}. Never throws: a closed or non-TCP descriptor, or an unsupported
+   * platform, comes back as an unavailable outcome with the reason.
+   */
+  Outcome<TcpInfo> read(int fd);
+}
+
+/** The reader where TCP_INFO cannot be read: it says why, every time. */
+final class UnsupportedTcpInfoReader implements TcpInfoReader {
+
+  private static final AtomicBoolean LOGGED = new AtomicBoolean();
+
+  private final String reason;
+
+  UnsupportedTcpInfoReader(String reason) {
+    this.reason = reason;
+  }
+
+  static void logOnce(String reason) {
+    if (LOGGED.compareAndSet(false, true)) {
+      System.getLogger("io.faultline.core.net")
+          .log(Level.INFO, "Faultline: per-connection TCP facts are off: " + reason);
+    }
+  }
+
+  @Override
+  public boolean isSupported() {
+    return false;
+  }
+
+  @Override
+  public Optional<String> unsupportedReason() {
+    return Optional.of(reason);
+  }
+
+  @Override
+  public Outcome<TcpInfo> read(int fd) {
+    return Outcome.unavailable(reason);
+  }
+}
