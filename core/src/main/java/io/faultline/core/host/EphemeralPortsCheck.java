@@ -4,9 +4,6 @@ import io.faultline.core.finding.Finding;
 import io.faultline.core.finding.Severity;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * TIME_WAIT plus open TCP sockets ({@code /proc/net/sockstat}) against the size of {@code
@@ -17,9 +14,6 @@ import java.util.regex.Pattern;
  * client that talks to a few upstreams, which is where the error appears.
  */
 public final class EphemeralPortsCheck implements HostCheck {
-
-  private static final Pattern TCP_LINE =
-      Pattern.compile("TCP:\\s+inuse\\s+(\\d+)\\s+orphan\\s+(\\d+)\\s+tw\\s+(\\d+)");
 
   @Override
   public String name() {
@@ -34,29 +28,22 @@ public final class EphemeralPortsCheck implements HostCheck {
   @Override
   public CheckResult run(DoctorContext context) {
     ProcFs proc = context.proc();
-    Optional<long[]> range = proc.sysctlNumbers("net.ipv4.ip_local_port_range");
-    Optional<String> sockstat = proc.net("sockstat");
-    OptionalLong twReuse = proc.sysctl("net.ipv4.tcp_tw_reuse");
-    if (range.isEmpty() || range.get().length < 2 || sockstat.isEmpty()) {
+    Optional<PortBudget> read = PortBudget.read(proc);
+    if (read.isEmpty()) {
       return CheckResult.unknown(
           name(), scope(), "cannot read ip_local_port_range or sockstat under " + proc.root());
     }
-    Matcher m = TCP_LINE.matcher(sockstat.get());
-    if (!m.find()) {
-      return CheckResult.unknown(name(), scope(), "no TCP line in sockstat");
-    }
-    long inuse = Long.parseLong(m.group(1));
-    long tw = Long.parseLong(m.group(3));
-    long low = range.get()[0];
-    long high = range.get()[1];
-    long size = Math.max(0, high - low + 1);
+    PortBudget budget = read.get();
+    long inuse = budget.inUse();
+    long tw = budget.timeWait();
+    long size = budget.ports();
     long used = tw + inuse;
     double share = size == 0 ? 1.0 : (double) used / size;
-    String reuse = twReuse.isPresent() ? String.valueOf(twReuse.getAsLong()) : "unknown";
+    String reuse = budget.twReuseText();
     String evidence =
         String.format(
             "port range %d-%d (%d ports), TIME_WAIT=%d, in use=%d (%.0f%%), tcp_tw_reuse=%s",
-            low, high, size, tw, inuse, share * 100, reuse);
+            budget.rangeLow(), budget.rangeHigh(), size, tw, inuse, share * 100, reuse);
     DoctorOptions o = context.options();
     if (share < o.portsWarnRatio()) {
       return CheckResult.of(name(), scope(), evidence, List.of(), List.of());
@@ -73,7 +60,9 @@ public final class EphemeralPortsCheck implements HostCheck {
                     share * 100,
                     size,
                     reuse,
-                    twReuse.orElse(-1) == 1 ? "" : " (outbound connects cannot reuse TIME_WAIT)"))
+                    budget.outboundReusesTimeWait()
+                        ? ""
+                        : " (outbound connects cannot reuse TIME_WAIT)"))
             .evidence("time_wait", tw)
             .evidence("inuse", inuse)
             .evidence("port_range_size", size)
