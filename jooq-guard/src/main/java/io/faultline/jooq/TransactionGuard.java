@@ -271,10 +271,12 @@ public final class TransactionGuard {
       case TOP:
         if (ledger.deadlineExpired()) {
           countDeadline(ledger);
+          level.commitFailed = true;
           throw new TransactionTimeoutException(
               ledger.topCallSite().toString(), deadlineOf(ledger), null);
         }
         if (ledger.failedFlattenedSite() != null) {
+          level.commitFailed = true;
           throw new FlattenedRollbackException(ledger.topCallSite(), ledger.failedFlattenedSite());
         }
         return true;
