@@ -1,0 +1,72 @@
+package io.faultline.jooq;
+
+import org.jooq.ConnectionProvider;
+import org.jooq.TransactionContext;
+import org.jooq.impl.ThreadLocalTransactionProvider;
+
+/**
+ * jOOQ's {@link ThreadLocalTransactionProvider} with a {@link TransactionGuard}. It has to be a
+ * subclass: jOOQ recognises thread-local transactions by this type. Statements of {@code
+ * dsl.transaction(() -> ...)} lambdas run on the DSLContext's own configuration, so for row-lock
+ * tracking and the transaction deadline add the guard's listener there: {@code
+ * configuration.set(provider).set(provider.guard().executeListenerProvider())} (or append it to the
+ * listeners you already have).
+ */
+public class GuardedThreadLocalTransactionProvider extends ThreadLocalTransactionProvider {
+
+  private final TransactionGuard guard;
+
+  /**
+   * A thread-local provider on {@code connections}, nesting with savepoints when {@code nested},
+   * guarded by {@code guard} (from {@link GuardedTransactionProvider.Builder#buildGuard()}).
+   */
+  public GuardedThreadLocalTransactionProvider(
+      ConnectionProvider connections, boolean nested, TransactionGuard guard) {
+    super(connections, nested);
+    this.guard = guard;
+  }
+
+  @Override
+  public void begin(TransactionContext ctx) {
+    if (guard.beginEnter(ctx)) {
+      try {
+        super.begin(ctx);
+      } catch (RuntimeException | Error e) {
+        guard.beginExit(ctx, e);
+        throw e;
+      }
+    }
+    guard.beginExit(ctx, null);
+  }
+
+  @Override
+  public void commit(TransactionContext ctx) {
+    if (guard.commitEnter(ctx)) {
+      try {
+        super.commit(ctx);
+      } catch (RuntimeException | Error e) {
+        guard.commitExit(ctx, e);
+        throw e;
+      }
+    }
+    guard.commitExit(ctx, null);
+  }
+
+  @Override
+  public void rollback(TransactionContext ctx) {
+    if (guard.rollbackEnter(ctx)) {
+      try {
+        super.rollback(ctx);
+      } catch (RuntimeException | Error e) {
+        guard.rollbackExit(ctx, e);
+        throw e;
+      }
+    }
+    guard.rollbackExit(ctx, null);
+  }
+
+  /** The guard. */
+  public TransactionGuard guard() {
+    return guard;
+  }
+}

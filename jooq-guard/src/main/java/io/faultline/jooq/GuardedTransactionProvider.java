@@ -1,0 +1,247 @@
+package io.faultline.jooq;
+
+import io.faultline.core.config.FaultlineConfig;
+import io.faultline.core.finding.Findings;
+import io.faultline.jooq.internal.SavepointBehaviour;
+import io.faultline.jooq.timeout.TimeoutSettings;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.Objects;
+import org.jooq.TransactionContext;
+import org.jooq.TransactionProvider;
+import org.jooq.impl.ThreadLocalTransactionProvider;
+
+/**
+ * A {@link TransactionProvider} that decorates another (jOOQ's {@code DefaultTransactionProvider},
+ * nested or not, Spring Boot's {@code SpringTransactionProvider}, or your own) with a {@link
+ * TransactionGuard}: it counts transactions and savepoints, applies the {@link NestingPolicy},
+ * flags savepoints after row locks and more than 64 savepoints in one transaction, and applies
+ * statement and transaction timeouts.
+ *
+ * <pre>{@code
+ * TransactionProvider provider =
+ *     GuardedTransactionProvider.wrap(new DefaultTransactionProvider(connectionProvider))
+ *         .nesting(NestingPolicy.WARN)
+ *         .statementTimeout(Duration.ofSeconds(5))
+ *         .transactionTimeout(Duration.ofSeconds(60))
+ *         .meterRegistry(registry)
+ *         .findings(findings)
+ *         .build();
+ * DSLContext dsl = DSL.using(configuration.derive(provider));
+ * }</pre>
+ *
+ * <p>For {@code ThreadLocalTransactionProvider} use {@link GuardedThreadLocalTransactionProvider}:
+ * jOOQ recognises thread-local transactions by that class, so a decorator would break {@code
+ * dsl.transaction(() -> ...)} lambdas that take no configuration.
+ */
+public final class GuardedTransactionProvider implements TransactionProvider {
+
+  private static final System.Logger LOG =
+      System.getLogger(GuardedTransactionProvider.class.getName());
+
+  private final TransactionProvider delegate;
+  private final TransactionGuard guard;
+
+  GuardedTransactionProvider(TransactionProvider delegate, TransactionGuard guard) {
+    this.delegate = delegate;
+    this.guard = guard;
+  }
+
+  /** Starts guarding {@code delegate}. */
+  public static Builder wrap(TransactionProvider delegate) {
+    return new Builder(delegate);
+  }
+
+  @Override
+  public void begin(TransactionContext ctx) {
+    if (guard.beginEnter(ctx)) {
+      try {
+        delegate.begin(ctx);
+      } catch (RuntimeException | Error e) {
+        guard.beginExit(ctx, e);
+        throw e;
+      }
+    }
+    guard.beginExit(ctx, null);
+  }
+
+  @Override
+  public void commit(TransactionContext ctx) {
+    if (guard.commitEnter(ctx)) {
+      try {
+        delegate.commit(ctx);
+      } catch (RuntimeException | Error e) {
+        guard.commitExit(ctx, e);
+        throw e;
+      }
+    }
+    guard.commitExit(ctx, null);
+  }
+
+  @Override
+  public void rollback(TransactionContext ctx) {
+    if (guard.rollbackEnter(ctx)) {
+      try {
+        delegate.rollback(ctx);
+      } catch (RuntimeException | Error e) {
+        guard.rollbackExit(ctx, e);
+        throw e;
+      }
+    }
+    guard.rollbackExit(ctx, null);
+  }
+
+  /** The guard: counts, call sites, the listener. */
+  public TransactionGuard guard() {
+    return guard;
+  }
+
+  /** The provider this one decorates. */
+  public TransactionProvider delegate() {
+    return delegate;
+  }
+
+  /**
+   * Configures a guard. Defaults are those of {@link JooqConfigKeys}; {@link #config} reads the
+   * same keys from a {@link FaultlineConfig}.
+   */
+  public static final class Builder {
+    private final TransactionProvider delegate;
+    private NestingPolicy nesting = JooqConfigKeys.NESTING.defaultValue();
+    private Duration statementTimeout = JooqConfigKeys.STATEMENT_TIMEOUT.defaultValue();
+    private Duration transactionTimeout = JooqConfigKeys.TRANSACTION_TIMEOUT.defaultValue();
+    private Duration lockTimeout = JooqConfigKeys.LOCK_TIMEOUT.defaultValue();
+    private Duration idleInTransactionTimeout =
+        JooqConfigKeys.IDLE_IN_TRANSACTION_TIMEOUT.defaultValue();
+    private int subtransactionLimit = JooqConfigKeys.SUBTRANSACTION_LIMIT.defaultValue();
+    private int maxCallSites = JooqConfigKeys.MAX_CALL_SITES.defaultValue();
+    private Boolean savepoints;
+    private MeterRegistry registry;
+    private Findings findings;
+
+    Builder(TransactionProvider delegate) {
+      this.delegate = delegate;
+    }
+
+    /** Reads every {@code jooq.*} guard key from {@code config}. */
+    public Builder config(FaultlineConfig config) {
+      nesting = config.get(JooqConfigKeys.NESTING);
+      statementTimeout = config.get(JooqConfigKeys.STATEMENT_TIMEOUT);
+      transactionTimeout = config.get(JooqConfigKeys.TRANSACTION_TIMEOUT);
+      lockTimeout = config.get(JooqConfigKeys.LOCK_TIMEOUT);
+      idleInTransactionTimeout = config.get(JooqConfigKeys.IDLE_IN_TRANSACTION_TIMEOUT);
+      subtransactionLimit = config.get(JooqConfigKeys.SUBTRANSACTION_LIMIT);
+      maxCallSites = config.get(JooqConfigKeys.MAX_CALL_SITES);
+      if (!config.isFeatureEnabled(JooqConfigKeys.GUARD)) {
+        // Off (or misconfigured): count only, change nothing.
+        nesting = NestingPolicy.ALLOW;
+        statementTimeout =
+            transactionTimeout = lockTimeout = idleInTransactionTimeout = Duration.ZERO;
+      }
+      return this;
+    }
+
+    /** The nesting policy ({@code jooq.nesting}, default WARN). */
+    public Builder nesting(NestingPolicy nesting) {
+      this.nesting = orDefault(nesting, JooqConfigKeys.NESTING.defaultValue(), "nesting");
+      return this;
+    }
+
+    /** PostgreSQL statement_timeout ({@code jooq.statement-timeout}; zero: leave it alone). */
+    public Builder statementTimeout(Duration timeout) {
+      this.statementTimeout = orDefault(timeout, Duration.ZERO, "statementTimeout");
+      return this;
+    }
+
+    /** The transaction deadline ({@code jooq.transaction-timeout}; zero: none). */
+    public Builder transactionTimeout(Duration timeout) {
+      this.transactionTimeout = orDefault(timeout, Duration.ZERO, "transactionTimeout");
+      return this;
+    }
+
+    /** PostgreSQL lock_timeout ({@code jooq.lock-timeout}; zero: leave it alone). */
+    public Builder lockTimeout(Duration timeout) {
+      this.lockTimeout = orDefault(timeout, Duration.ZERO, "lockTimeout");
+      return this;
+    }
+
+    /** idle_in_transaction_session_timeout ({@code jooq.idle-in-transaction-timeout}). */
+    public Builder idleInTransactionTimeout(Duration timeout) {
+      this.idleInTransactionTimeout = orDefault(timeout, Duration.ZERO, "idleInTransactionTimeout");
+      return this;
+    }
+
+    /** Savepoints per transaction above which JOOQ_SUBTRANSACTION_OVERFLOW is raised (64). */
+    public Builder subtransactionLimit(int limit) {
+      this.subtransactionLimit = Math.max(1, limit);
+      return this;
+    }
+
+    /** Distinct call sites counted one by one ({@code jooq.call-sites.max}). */
+    public Builder maxCallSites(int max) {
+      this.maxCallSites = Math.max(1, max);
+      return this;
+    }
+
+    /**
+     * Whether the delegate makes nested transactions savepoints; detected for jOOQ's providers and
+     * assumed for others. Set it for a custom provider that joins instead.
+     */
+    public Builder savepoints(boolean savepoints) {
+      this.savepoints = savepoints;
+      return this;
+    }
+
+    /** Where the meters go; none by default ({@link TransactionGuard#stats()} still counts). */
+    public Builder meterRegistry(MeterRegistry registry) {
+      this.registry = registry;
+      return this;
+    }
+
+    /** Where findings go; none by default. */
+    public Builder findings(Findings findings) {
+      this.findings = findings;
+      return this;
+    }
+
+    /** The guard alone, for an agent advice or {@link GuardedThreadLocalTransactionProvider}. */
+    public TransactionGuard buildGuard() {
+      return new TransactionGuard(
+          nesting,
+          new TimeoutSettings(
+              statementTimeout, transactionTimeout, lockTimeout, idleInTransactionTimeout),
+          savepoints != null
+              ? savepoints
+              : delegate == null || SavepointBehaviour.savepoints(delegate),
+          subtransactionLimit,
+          maxCallSites,
+          findings,
+          registry);
+    }
+
+    /** The guarded provider. */
+    public GuardedTransactionProvider build() {
+      Objects.requireNonNull(delegate, "the TransactionProvider to guard");
+      if (delegate instanceof ThreadLocalTransactionProvider) {
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "faultline: guarding a ThreadLocalTransactionProvider with a decorator: jOOQ then no"
+                + " longer recognises it, and dsl.transaction(() -> ...) lambdas without a"
+                + " Configuration fail. Use GuardedThreadLocalTransactionProvider instead.");
+      }
+      return new GuardedTransactionProvider(delegate, buildGuard());
+    }
+
+    private static <T> T orDefault(T value, T fallback, String name) {
+      if (value == null) {
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "faultline: GuardedTransactionProvider.{0}(null) ignored; using {1}",
+            name,
+            fallback);
+        return fallback;
+      }
+      return value;
+    }
+  }
+}

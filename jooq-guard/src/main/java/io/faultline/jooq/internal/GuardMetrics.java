@@ -1,0 +1,115 @@
+package io.faultline.jooq.internal;
+
+import io.faultline.jooq.JooqMeters;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The guard's counts. They are kept here whether or not a registry is bound (so {@code stats()}
+ * always answers); {@link #bindTo} exports them as function counters and adds the two
+ * distributions. {@link #close} removes what was registered.
+ */
+public final class GuardMetrics {
+
+  /** Outcomes of top-level transactions, in tag-value order. */
+  public final LongAdder committed = new LongAdder();
+
+  /** Top-level transactions rolled back. */
+  public final LongAdder rolledBack = new LongAdder();
+
+  /** Top-level transactions whose begin or commit failed. */
+  public final LongAdder failed = new LongAdder();
+
+  /** Savepoints created. */
+  public final LongAdder savepointsCreated = new LongAdder();
+
+  /** Savepoints released. */
+  public final LongAdder savepointsReleased = new LongAdder();
+
+  /** Savepoints rolled back. */
+  public final LongAdder savepointsRolledBack = new LongAdder();
+
+  /** Nested transactions let through. */
+  public final LongAdder nestedAllowed = new LongAdder();
+
+  /** Nested transactions flattened. */
+  public final LongAdder nestedFlattened = new LongAdder();
+
+  /** Nested transactions refused. */
+  public final LongAdder nestedRefused = new LongAdder();
+
+  /** Statement timeouts. */
+  public final LongAdder statementTimeouts = new LongAdder();
+
+  /** Transaction deadlines passed. */
+  public final LongAdder transactionTimeouts = new LongAdder();
+
+  /** Lock timeouts. */
+  public final LongAdder lockTimeouts = new LongAdder();
+
+  private final List<Registered> registered = new ArrayList<>();
+  private volatile DistributionSummary depth;
+  private volatile DistributionSummary perTransaction;
+
+  private record Registered(MeterRegistry registry, Meter meter) {}
+
+  /** Registers every meter on {@code registry}. */
+  public synchronized void bindTo(MeterRegistry registry) {
+    counter(registry, JooqMeters.TRANSACTIONS, committed, "committed");
+    counter(registry, JooqMeters.TRANSACTIONS, rolledBack, "rolled_back");
+    counter(registry, JooqMeters.TRANSACTIONS, failed, "failed");
+    counter(registry, JooqMeters.SAVEPOINTS, savepointsCreated, "created");
+    counter(registry, JooqMeters.SAVEPOINTS, savepointsReleased, "released");
+    counter(registry, JooqMeters.SAVEPOINTS, savepointsRolledBack, "rolled_back");
+    counter(registry, JooqMeters.NESTED, nestedAllowed, "allowed");
+    counter(registry, JooqMeters.NESTED, nestedFlattened, "flattened");
+    counter(registry, JooqMeters.NESTED, nestedRefused, "refused");
+    counter(registry, JooqMeters.TIMEOUTS, statementTimeouts, "statement");
+    counter(registry, JooqMeters.TIMEOUTS, transactionTimeouts, "transaction");
+    counter(registry, JooqMeters.TIMEOUTS, lockTimeouts, "lock");
+    DistributionSummary d = JooqMeters.NESTING_DEPTH.summary().register(registry);
+    DistributionSummary p = JooqMeters.SAVEPOINTS_PER_TRANSACTION.summary().register(registry);
+    registered.add(new Registered(registry, d));
+    registered.add(new Registered(registry, p));
+    depth = d;
+    perTransaction = p;
+  }
+
+  private void counter(
+      MeterRegistry registry, io.faultline.core.metrics.MeterDoc doc, LongAdder adder, String tag) {
+    registered.add(
+        new Registered(
+            registry,
+            doc.functionCounter(adder, LongAdder::sum).tags(doc.tags(tag)).register(registry)));
+  }
+
+  /** Records the depth of a level just begun. */
+  public void recordDepth(int levelDepth) {
+    DistributionSummary d = depth;
+    if (d != null) {
+      d.record(levelDepth);
+    }
+  }
+
+  /** Records the savepoints of a top-level transaction that ended. */
+  public void recordSavepointsPerTransaction(int savepoints) {
+    DistributionSummary p = perTransaction;
+    if (p != null) {
+      p.record(savepoints);
+    }
+  }
+
+  /** Removes every meter registered. */
+  public synchronized void close() {
+    for (Registered r : registered) {
+      r.registry().remove(r.meter());
+    }
+    registered.clear();
+    depth = null;
+    perTransaction = null;
+  }
+}

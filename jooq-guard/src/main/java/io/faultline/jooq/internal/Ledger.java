@@ -1,0 +1,180 @@
+package io.faultline.jooq.internal;
+
+import io.faultline.jooq.CallSite;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.ScheduledFuture;
+
+/**
+ * The guard's record of one top-level transaction and its nested levels. It travels in the
+ * transaction's {@code Configuration.data()} (jOOQ copies that map into every configuration derived
+ * from it, which is how nested transactions and the statements inside find it) and in a
+ * thread-local stack for statements run on another configuration (ThreadLocalTransactionProvider
+ * style).
+ *
+ * <p>Levels are pushed and popped by the thread running the transaction; the watchdog thread only
+ * touches the volatile deadline fields.
+ */
+public final class Ledger {
+
+  /** The key under which a ledger travels in {@code Configuration.data()}. */
+  public static final Object DATA_KEY = Ledger.class.getName();
+
+  private final Deque<Level> levels = new ArrayDeque<>();
+  private int savepointsCreated;
+  private boolean rowLocked;
+  private String rowLockSql;
+  private CallSite failedFlattenedSite;
+  private boolean overflowReported;
+  private Connection connection;
+  private boolean settingsSent;
+
+  private ScheduledFuture<?> deadline;
+  private Duration deadlineTimeout = Duration.ZERO;
+  private volatile boolean deadlineExpired;
+  private volatile boolean deadlineCounted;
+  private volatile Statement running;
+  private volatile Duration statementTimeout = Duration.ZERO;
+
+  /** The top-level call site. */
+  public CallSite topCallSite() {
+    Level top = levels.peekLast();
+    return top == null ? CallSite.UNKNOWN : top.callSite;
+  }
+
+  public Level push(LevelKind kind, CallSite site) {
+    Level level = new Level(kind, site, levels.size() + 1);
+    levels.push(level);
+    return level;
+  }
+
+  public Level peek() {
+    return levels.peek();
+  }
+
+  public Level pop() {
+    return levels.poll();
+  }
+
+  /** Open levels, 1 for a top-level transaction without nesting. */
+  public int depth() {
+    return levels.size();
+  }
+
+  public int savepointCreated() {
+    return ++savepointsCreated;
+  }
+
+  /** Savepoints created so far in this transaction. */
+  public int savepointsCreated() {
+    return savepointsCreated;
+  }
+
+  public boolean overflowReported() {
+    return overflowReported;
+  }
+
+  public void overflowReported(boolean reported) {
+    overflowReported = reported;
+  }
+
+  /** Records that the transaction ran a statement with a locking clause. */
+  public void rowLocked(String sql) {
+    if (!rowLocked) {
+      rowLocked = true;
+      rowLockSql = sql;
+    }
+  }
+
+  public boolean isRowLocked() {
+    return rowLocked;
+  }
+
+  public String rowLockSql() {
+    return rowLockSql;
+  }
+
+  public CallSite failedFlattenedSite() {
+    return failedFlattenedSite;
+  }
+
+  public void flattenedFailed(CallSite site) {
+    if (failedFlattenedSite == null) {
+      failedFlattenedSite = site;
+    }
+  }
+
+  public void connection(Connection connection, boolean settingsSent) {
+    this.connection = connection;
+    this.settingsSent = settingsSent;
+  }
+
+  public Connection connection() {
+    return connection;
+  }
+
+  public boolean settingsSent() {
+    return settingsSent;
+  }
+
+  public void deadline(ScheduledFuture<?> future, Duration timeout) {
+    this.deadline = future;
+    this.deadlineTimeout = timeout;
+  }
+
+  public Duration deadlineTimeout() {
+    return deadlineTimeout;
+  }
+
+  public void cancelDeadline() {
+    ScheduledFuture<?> d = deadline;
+    if (d != null) {
+      d.cancel(false);
+      deadline = null;
+    }
+  }
+
+  /** Whether the transaction deadline passed. */
+  public boolean deadlineExpired() {
+    return deadlineExpired;
+  }
+
+  /** True the first time it is called after the deadline passed: count the timeout once. */
+  public boolean claimDeadlineCount() {
+    if (deadlineCounted) {
+      return false;
+    }
+    deadlineCounted = true;
+    return true;
+  }
+
+  /** Called on the watchdog thread: marks the deadline passed and cancels the running statement. */
+  public void expire() {
+    deadlineExpired = true;
+    Statement statement = running;
+    if (statement != null) {
+      try {
+        statement.cancel();
+      } catch (SQLException | RuntimeException ignored) {
+        // The statement ended meanwhile; the next one fails on the expired deadline.
+      }
+    }
+  }
+
+  /** The statement now running, for the watchdog to cancel; null when none. */
+  public void running(Statement statement) {
+    running = statement;
+  }
+
+  public void statementTimeout(Duration timeout) {
+    statementTimeout = timeout;
+  }
+
+  public Duration statementTimeout() {
+    return statementTimeout;
+  }
+}

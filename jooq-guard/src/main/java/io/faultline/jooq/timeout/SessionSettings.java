@@ -1,0 +1,106 @@
+package io.faultline.jooq.timeout;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.WeakHashMap;
+
+/**
+ * Applies PostgreSQL session settings to a connection only when they differ from what was last
+ * applied to that physical connection, so a pooled connection costs one {@code SET} round trip the
+ * first time and none in steady state.
+ *
+ * <p>The connection is remembered by its physical connection ({@code unwrap(Connection.class)},
+ * which HikariCP answers with the driver's connection), weakly, so connections the pool retires are
+ * forgotten. A {@code SET} issued inside a transaction is undone when that transaction rolls back;
+ * the caller then calls {@link #forget}.
+ */
+public final class SessionSettings {
+
+  /** What was applied to one physical connection; null fields were never touched. */
+  private record Applied(Long statementMs, Long lockMs, Long idleMs) {}
+
+  private final Map<Connection, Applied> applied = new WeakHashMap<>();
+
+  /**
+   * The SQL that brings {@code connection} to {@code settings}, plus {@code local} {@code SET
+   * LOCAL} statements (may be empty), or an empty string when nothing needs to be sent; records the
+   * session part as applied. Run the result with {@link #execute}.
+   */
+  public String plan(Connection connection, TimeoutSettings settings, String local) {
+    Connection physical = physical(connection);
+    StringBuilder sql = new StringBuilder();
+    synchronized (applied) {
+      Applied before = applied.getOrDefault(physical, new Applied(null, null, null));
+      Long statement = next(sql, "statement_timeout", before.statementMs(), settings.statement());
+      Long lock = next(sql, "lock_timeout", before.lockMs(), settings.lock());
+      Long idle =
+          next(
+              sql,
+              "idle_in_transaction_session_timeout",
+              before.idleMs(),
+              settings.idleInTransaction());
+      Applied after = new Applied(statement, lock, idle);
+      if (!after.equals(before)) {
+        applied.put(physical, after);
+      }
+    }
+    sql.append(local);
+    return sql.toString();
+  }
+
+  /**
+   * Appends a SET when {@code wanted} differs from {@code before}; returns what is then in force.
+   */
+  private static Long next(StringBuilder sql, String name, Long before, Duration wanted) {
+    long wantedMs = wanted.toMillis();
+    if (wantedMs == 0) {
+      if (before == null) {
+        return null;
+      }
+      sql.append("SET ").append(name).append(" TO DEFAULT;");
+      return null;
+    }
+    if (before != null && before == wantedMs) {
+      return before;
+    }
+    sql.append("SET ").append(name).append(" = ").append(wantedMs).append(';');
+    return wantedMs;
+  }
+
+  /** Runs {@code sql} (from {@link #plan}) on {@code connection} in one round trip. */
+  public static void execute(Connection connection, String sql) throws SQLException {
+    try (Statement statement = connection.createStatement()) {
+      statement.execute(sql);
+    }
+  }
+
+  /** Forgets what was applied to {@code connection}, so the next {@link #plan} sets it again. */
+  public void forget(Connection connection) {
+    Connection physical = physical(connection);
+    synchronized (applied) {
+      applied.remove(physical);
+    }
+  }
+
+  /** How many physical connections are remembered. */
+  public int size() {
+    synchronized (applied) {
+      return applied.size();
+    }
+  }
+
+  /** The driver's connection behind a pool's proxy, or {@code connection} itself. */
+  public static Connection physical(Connection connection) {
+    Objects.requireNonNull(connection, "connection");
+    try {
+      Connection inner = connection.unwrap(Connection.class);
+      return inner == null ? connection : inner;
+    } catch (SQLException | RuntimeException e) {
+      return connection;
+    }
+  }
+}
