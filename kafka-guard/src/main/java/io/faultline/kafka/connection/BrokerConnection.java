@@ -31,7 +31,8 @@ public final class BrokerConnection {
   /**
    * @param clientType the client's kind
    * @param clientId its {@code client.id}
-   * @param nodeId the node id ({@code "1"}; {@code "-1"} for a bootstrap connection)
+   * @param nodeId the node id ({@code "1"}; {@code "-1"} for a bootstrap connection; empty when
+   *     unknown, as in a report without the agent)
    * @param remote the broker's address
    * @param fd where the socket's descriptor comes from (asked at every sample: a reconnect changes
    *     it)
@@ -109,8 +110,15 @@ public final class BrokerConnection {
     return remote;
   }
 
+  /** {@code node 2}, or {@code broker 10.0.0.7:9092} when the node id is unknown. */
+  public String nodeLabel() {
+    return nodeId.isEmpty()
+        ? "broker " + remote.getHostString() + ":" + remote.getPort()
+        : "node " + nodeId;
+  }
+
   /** {@code client <id> → node <n> (<address>)}, the subject of this connection's findings. */
   public String subject() {
-    return "client " + clientId + " → node " + nodeId + " (" + remote + ")";
+    return "client " + clientId + " → " + nodeLabel() + " (" + remote + ")";
   }
 }

@@ -40,9 +40,9 @@ public final class ConnectionHealth {
           f.message(
                   String.format(
                       Locale.ROOT,
-                      "Connection to node %s negotiated no window scaling: window %d bytes over"
+                      "Connection to %s negotiated no window scaling: window %d bytes over"
                           + " %.2f ms RTT caps it at %s.",
-                      connection.nodeId(),
+                      connection.nodeLabel(),
                       window,
                       rttMs,
                       ceiling < 0 ? "window / RTT (no RTT yet)" : perSecond(ceiling)))
@@ -64,9 +64,9 @@ public final class ConnectionHealth {
                 .message(
                     String.format(
                         Locale.ROOT,
-                        "Node %s advertises a %d-byte window (%.1f segments) while %d bytes wait"
+                        "The broker (%s) advertises a %d-byte window (%.1f segments) while %d bytes wait"
                             + " to be sent: about one RTT (%.2f ms) per %d bytes.",
-                        connection.nodeId(),
+                        connection.nodeLabel(),
                         window,
                         (double) window / mss,
                         notSent,

@@ -79,7 +79,7 @@ public final class ConnectionReport {
             new BrokerConnection(
                 ClientType.OTHER,
                 "local port " + local.getPort(),
-                "?",
+                "",
                 resolved,
                 () -> fds.byAddress(resolved, local),
                 reader);
