@@ -35,7 +35,8 @@ public final class ClientConfigAdvisor {
    *     unset; -1 = autotuning)
    * @param receiveBufferBytes the effective {@code receive.buffer.bytes}
    * @param findings {@code KAFKA_SOCKET_BUFFER_BELOW_BDP} per buffer that is too small
-   * @param notes further facts worth saying (kernel ceilings, the broker's buffer)
+   * @param notes further facts worth saying (kernel ceilings, the broker's buffer, a consumer's
+   *     fetch size too small for the link)
    */
   public record Advice(
       long bdpBytes,
@@ -117,6 +118,23 @@ public final class ClientConfigAdvisor {
               BROKER_SOCKET_RECEIVE_BUFFER_DEFAULT,
               rate(link.ceilingFor(BROKER_SOCKET_RECEIVE_BUFFER_DEFAULT)),
               bdp));
+    }
+    if (type == ClientType.CONSUMER) {
+      // A fetch returns at most max.partition.fetch.bytes per partition per round trip.
+      long perPartition = bytes(clientConfig, "max.partition.fetch.bytes", 1024 * 1024);
+      double fetchCeiling = link.ceilingFor(perPartition);
+      if (perPartition > 0 && fetchCeiling < link.bytesPerSecond()) {
+        notes.add(
+            String.format(
+                Locale.ROOT,
+                "max.partition.fetch.bytes=%d returns at most %s per partition at this RTT, below"
+                    + " the target %s: raise it to at least %d (and fetch.max.bytes with it) or"
+                    + " consume more partitions in parallel.",
+                perPartition,
+                rate(fetchCeiling),
+                rate(link.bytesPerSecond()),
+                bdp));
+      }
     }
     return new Advice(bdp, send, receive, List.copyOf(findings), List.copyOf(notes));
   }

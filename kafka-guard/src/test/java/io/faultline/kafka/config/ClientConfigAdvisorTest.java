@@ -46,6 +46,32 @@ class ClientConfigAdvisorTest {
   }
 
   @Test
+  void seed002FetchSizeIsTooSmallForTheLinkButTheDefaultIsNot() {
+    var small =
+        ClientConfigAdvisor.socketBuffers(
+            ClientType.CONSUMER,
+            "c",
+            Map.of("max.partition.fetch.bytes", 262_144),
+            SEED_002,
+            KernelBufferLimits.unknown());
+    // 256 KiB per 200 ms round trip = 1.3 MB/s per partition, against 28.1 MB/s.
+    assertThat(small.notes())
+        .anySatisfy(
+            n ->
+                assertThat(n)
+                    .startsWith("max.partition.fetch.bytes=262144 returns at most 1.3 MB/s")
+                    .contains("at least 5625000"));
+    var fast =
+        ClientConfigAdvisor.socketBuffers(
+            ClientType.CONSUMER,
+            "c",
+            Map.of(),
+            LinkMeasurement.ofMbps(10, 20),
+            KernelBufferLimits.unknown());
+    assertThat(fast.notes()).noneSatisfy(n -> assertThat(n).contains("max.partition.fetch.bytes"));
+  }
+
+  @Test
   void defaultsAreKafkasPerClientType() {
     var producer =
         ClientConfigAdvisor.socketBuffers(
