@@ -50,6 +50,7 @@ class RequestPhasesOnRealBrokerTest {
       int pipelined = 3;
       List<Long> latencies = new ArrayList<>();
       int correlation = 0;
+      long written = 0;
       for (int round = 0; round < rounds; round++) {
         int first = correlation;
         for (int i = 0; i < pipelined; i++) {
@@ -62,6 +63,7 @@ class RequestPhasesOnRealBrokerTest {
             }
           }
           tracker.sendCompleted(request.capacity(), System.nanoTime());
+          written += request.capacity();
         }
         // What the advice does while sends are outstanding: sample TCP_INFO.
         long deadline = System.nanoTime() + 1_000_000_000L;
@@ -97,6 +99,8 @@ class RequestPhasesOnRealBrokerTest {
       double responseUs = recorded.stream().mapToLong(Rec::response).average().orElse(0) / 1e3;
       double latencyUs = latencies.stream().mapToLong(Long::longValue).average().orElse(0) / 1e3;
       TcpInfo end = reader.read(fd.value().orElseThrow()).value().orElseThrow();
+      // The kernel counts the SYN as one acknowledged byte; the tracker relies on it.
+      assertThat(end.bytesAcked()).hasValue(written + ConnectionPhaseTracker.SYN_OCTETS);
       System.out.printf(
           "[faultline-it] %d ApiVersions requests to %s: mean latency %.0f µs, delivery %.0f µs,"
               + " response %.0f µs; kernel: rtt %d µs, bytes_acked %d, wscale %s%n",

@@ -12,8 +12,9 @@ package io.faultline.kafka.phase;
  *
  * <p>Delivery is known only from TCP_INFO: the tracker counts the bytes handed to the socket since
  * the connection opened; a request is delivered once the kernel's {@code bytes_acked} reaches its
- * last byte. Without TCP samples delivery is merged into the response phase and reported as {@code
- * -1}.
+ * last byte. Linux counts the SYN as one acknowledged byte ({@value #SYN_OCTETS}; checked against a
+ * real broker connection in the integration suite), so the count starts there. Without TCP samples
+ * delivery is merged into the response phase and reported as {@code -1}.
  *
  * <p>Not thread-safe, by design: every method is called on the thread that drives the client's
  * {@code NetworkClient}/{@code Selector}, which Kafka already confines to one thread at a time.
@@ -24,6 +25,9 @@ public final class ConnectionPhaseTracker {
 
   /** Requests in flight tracked per connection; more than Kafka's max.in.flight ever is. */
   public static final int CAPACITY = 128;
+
+  /** What Linux's {@code tcpi_bytes_acked} counts before the first data byte: the SYN. */
+  public static final long SYN_OCTETS = 1;
 
   private static final int MASK = CAPACITY - 1;
   private static final long UNSET = Long.MIN_VALUE;
@@ -49,7 +53,7 @@ public final class ConnectionPhaseTracker {
   private long responding; // oldest sent request whose response has not completed
   private long tail; // next request
 
-  private long streamOffset; // bytes handed to the socket since the connection opened
+  private long streamOffset = SYN_OCTETS; // sequence space used since the connection opened
   private long unmatched;
   private long dropped;
 
@@ -252,7 +256,7 @@ public final class ConnectionPhaseTracker {
   public void reset() {
     dropped += tail - head;
     head = sending = delivering = responding = tail;
-    streamOffset = 0;
+    streamOffset = SYN_OCTETS;
   }
 
   /** Requests created and not yet finished. */

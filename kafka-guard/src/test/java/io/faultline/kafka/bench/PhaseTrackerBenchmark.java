@@ -38,7 +38,7 @@ public class PhaseTrackerBenchmark {
   private long sink;
   private int correlation;
   private long time;
-  private long acked;
+  private long acked = ConnectionPhaseTracker.SYN_OCTETS;
 
   /** Fresh trackers per trial. */
   @Setup

@@ -24,8 +24,8 @@ class ClientPhasesTest {
             new TransmitBoundDetector(Duration.ofMillis(500), 3));
     long t = 0;
     int correlation = 0;
-    long acked1 = 0;
-    long acked2 = 0;
+    long acked1 = ConnectionPhaseTracker.SYN_OCTETS;
+    long acked2 = ConnectionPhaseTracker.SYN_OCTETS;
     for (int i = 0; i < 5; i++) {
       // node 1: healthy, 5 ms per request, 1 ms before the broker
       int c1 = correlation++;

@@ -23,9 +23,9 @@ class ConnectionPhaseTrackerTest {
     tracker.bytesWritten(1_500);
     tracker.sendCompleted(4_000, 2_000); // transmit 700
     assertThat(tracker.awaitingDelivery()).isTrue();
-    tracker.tcpSample(3_999, 2_500); // one byte short: not delivered
+    tracker.tcpSample(4_000, 2_500); // the SYN counts: one byte short, not delivered
     assertThat(tracker.awaitingDelivery()).isTrue();
-    tracker.tcpSample(4_000, 3_000); // delivery 1000
+    tracker.tcpSample(4_001, 3_000); // delivery 1000
     assertThat(tracker.awaitingDelivery()).isFalse();
     tracker.responseStarted(7_000); // response 4000
     long latency = tracker.responseCompleted(7, 7_600); // receive 600
@@ -71,9 +71,9 @@ class ConnectionPhaseTrackerTest {
     tracker.sendCompleted(100, 20); // #1 ends at byte 100
     tracker.sendCompleted(50, 30); // #2 ends at 150
     tracker.sendCompleted(10, 40); // #3 ends at 160
-    tracker.tcpSample(150, 60); // #1 and #2 delivered
+    tracker.tcpSample(151, 60); // #1 and #2 delivered (+1: the SYN)
     assertThat(tracker.awaitingDelivery()).isTrue();
-    tracker.tcpSample(160, 70);
+    tracker.tcpSample(161, 70);
     tracker.responseStarted(100);
     tracker.responseCompleted(1, 110);
     tracker.responseStarted(120);
@@ -138,7 +138,7 @@ class ConnectionPhaseTrackerTest {
     assertThat(tracker.droppedRequests()).isEqualTo(1);
     tracker.requestCreated(2, (short) 0, true, 10);
     tracker.sendCompleted(100, 11);
-    tracker.tcpSample(100, 12); // new connection: offset 100, not 1100
+    tracker.tcpSample(101, 12); // new connection: SYN + 100, not 1100
     tracker.responseStarted(20);
     tracker.responseCompleted(2, 21);
     assertThat(recorded).containsExactly(new Rec((short) 0, 1, 0, 1, 8, 1));
@@ -177,7 +177,7 @@ class ConnectionPhaseTrackerTest {
       tracker.requestCreated(i + 100_000, (short) 1, true, t);
       tracker.sendCompleted(100, t + 1);
       tracker.sendCompleted(100, t + 2);
-      tracker.tcpSample(200L * (i + 1), t + 3);
+      tracker.tcpSample(200L * (i + 1) + 1, t + 3);
       tracker.responseStarted(t + 4);
       tracker.responseCompleted(i, t + 5);
       tracker.responseStarted(t + 6);
