@@ -1,0 +1,57 @@
+package io.faultline.kafka;
+
+/**
+ * Bounds the tag values that come from user configuration: a {@code client.id} is user text of any
+ * length and alphabet, and a tag value must come from a small set.
+ */
+public final class ClientTags {
+
+  /** Longest {@code client.id} tag value kept; longer ids are cut. */
+  public static final int MAX_CLIENT_ID_LENGTH = 64;
+
+  private ClientTags() {}
+
+  /**
+   * {@code clientId} as a tag value: characters outside {@code [A-Za-z0-9._-]} become {@code _}, at
+   * most {@link #MAX_CLIENT_ID_LENGTH} characters, {@code none} when empty or null.
+   */
+  public static String clientId(String clientId) {
+    if (clientId == null || clientId.isEmpty()) {
+      return "none";
+    }
+    int length = Math.min(clientId.length(), MAX_CLIENT_ID_LENGTH);
+    StringBuilder b = new StringBuilder(length);
+    for (int i = 0; i < length; i++) {
+      char c = clientId.charAt(i);
+      boolean ok =
+          (c >= 'a' && c <= 'z')
+              || (c >= 'A' && c <= 'Z')
+              || (c >= '0' && c <= '9')
+              || c == '.'
+              || c == '_'
+              || c == '-';
+      b.append(ok ? c : '_');
+    }
+    return b.toString();
+  }
+
+  /**
+   * A node id as a tag value: Kafka node ids are small integers; bootstrap placeholders are
+   * negative ({@code -1}, {@code -2}...) and are all reported as {@code bootstrap}.
+   */
+  public static String nodeId(String nodeId) {
+    if (nodeId == null || nodeId.isEmpty()) {
+      return "none";
+    }
+    if (nodeId.charAt(0) == '-') {
+      return "bootstrap";
+    }
+    for (int i = 0; i < nodeId.length(); i++) {
+      char c = nodeId.charAt(i);
+      if (c < '0' || c > '9') {
+        return "other";
+      }
+    }
+    return nodeId.length() > 10 ? "other" : nodeId;
+  }
+}

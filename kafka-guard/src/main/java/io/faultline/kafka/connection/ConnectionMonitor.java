@@ -1,0 +1,150 @@
+package io.faultline.kafka.connection;
+
+import io.faultline.core.finding.Finding;
+import io.faultline.core.finding.Findings;
+import io.faultline.core.net.Outcome;
+import io.faultline.kafka.KafkaFindingTypes;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * Samples the broker connections of the process: each {@link BrokerConnection} added here gets its
+ * gauges, is sampled every {@code kafka.tcp.interval} (or at once with {@link #sampleNow}, after a
+ * slow request), has its findings reported to {@link Findings} (source {@code kafka.tcp:<key>}, so
+ * a healed connection's findings clear), and is offered to the {@link Recycler}; a recycle raises
+ * {@code KAFKA_CONNECTION_RECYCLED}. Thread-safe; never throws into the caller.
+ */
+public final class ConnectionMonitor implements AutoCloseable {
+
+  private static final System.Logger LOG = System.getLogger(ConnectionMonitor.class.getName());
+
+  private record Watched(BrokerConnection connection, ConnectionGauges gauges) {}
+
+  private final Findings findings;
+  private final Recycler recycler;
+  private final MeterRegistry registry;
+  private final LongSupplier nanoClock;
+  private final Map<String, Watched> watched = new ConcurrentHashMap<>();
+  private ScheduledExecutorService scheduler;
+
+  /**
+   * @param findings where findings go
+   * @param recycler decides recycling; {@code null} for none
+   * @param registry where the connection gauges go; {@code null} for none
+   * @param nanoClock {@link System#nanoTime()} or a test clock
+   */
+  public ConnectionMonitor(
+      Findings findings, Recycler recycler, MeterRegistry registry, LongSupplier nanoClock) {
+    this.findings = findings;
+    this.recycler = recycler;
+    this.registry = registry;
+    this.nanoClock = nanoClock == null ? System::nanoTime : nanoClock;
+  }
+
+  /**
+   * Watches {@code connection} under {@code key} (e.g. {@code clientId/nodeId}); a connection
+   * already under that key (the previous one, before a reconnect) is replaced.
+   */
+  public void add(String key, BrokerConnection connection) {
+    // Close the previous gauges first: the new ones have the same ids, and Micrometer would hand
+    // back the old gauges, bound to the old connection.
+    Watched previous = watched.remove(key);
+    if (previous != null && previous.gauges() != null) {
+      previous.gauges().close();
+    }
+    ConnectionGauges gauges = registry == null ? null : new ConnectionGauges(registry, connection);
+    watched.put(key, new Watched(connection, gauges));
+    if (recycler != null) {
+      recycler.onReconnected(key);
+    }
+  }
+
+  /** Stops watching {@code key}; its findings clear and its gauges go. */
+  public void remove(String key) {
+    Watched w = watched.remove(key);
+    if (w != null && w.gauges() != null) {
+      w.gauges().close();
+    }
+    findings.replaceAll(source(key), List.of());
+  }
+
+  /** Samples every watched connection now. */
+  public void sampleAll() {
+    for (String key : watched.keySet()) {
+      sampleNow(key);
+    }
+  }
+
+  /** Samples one connection now (a slow request, or the interval); returns its findings. */
+  public List<Finding> sampleNow(String key) {
+    Watched w = watched.get(key);
+    if (w == null) {
+      return List.of();
+    }
+    try {
+      Outcome<TcpFacts> facts = w.connection().sample();
+      if (!facts.isAvailable()) {
+        return List.of(); // keep what was reported: one failed read says nothing new
+      }
+      TcpFacts f = facts.value().orElseThrow();
+      List<Finding> current = new ArrayList<>(ConnectionHealth.evaluate(w.connection(), f));
+      findings.replaceAll(source(key), current);
+      if (recycler != null
+          && recycler.onSample(key, f, nanoClock.getAsLong()) == Recycler.Decision.RECYCLED) {
+        Finding recycled =
+            Finding.of(KafkaFindingTypes.KAFKA_CONNECTION_RECYCLED, w.connection().subject())
+                .message("Closed the connection so the client reconnects: " + f.describe())
+                .evidence("window_scaling", f.windowScaling())
+                .evidence("rtt_ms", f.rttMicros() / 1000.0)
+                .build();
+        findings.raise(recycled);
+        current.add(recycled);
+      }
+      return current;
+    } catch (RuntimeException e) {
+      LOG.log(Level.DEBUG, "Faultline: sampling " + key + " failed", e);
+      return List.of();
+    }
+  }
+
+  /** Samples every connection every {@code interval} on a daemon thread until {@link #close()}. */
+  public synchronized void start(Duration interval) {
+    if (scheduler != null) {
+      return;
+    }
+    long millis = Math.max(100, interval.toMillis());
+    scheduler =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "faultline-kafka-tcp");
+              t.setDaemon(true);
+              return t;
+            });
+    scheduler.scheduleWithFixedDelay(this::sampleAll, millis, millis, TimeUnit.MILLISECONDS);
+  }
+
+  /** Stops sampling and removes every gauge. */
+  @Override
+  public synchronized void close() {
+    if (scheduler != null) {
+      scheduler.shutdownNow();
+      scheduler = null;
+    }
+    for (String key : List.copyOf(watched.keySet())) {
+      remove(key);
+    }
+  }
+
+  private static String source(String key) {
+    return "kafka.tcp:" + key;
+  }
+}

@@ -1,0 +1,299 @@
+package io.faultline.kafka.phase;
+
+/**
+ * Splits the requests of one broker connection into {@link Phase phases} from events the agent's
+ * advice reports, each with a {@link System#nanoTime()} timestamp, and hands every finished request
+ * to a {@link PhaseRecorder}.
+ *
+ * <p>Kafka holds one send at a time per channel and sends requests in the order {@code
+ * NetworkClient.doSend} created them, and a broker answers a connection's requests in order; so
+ * sends are matched to requests by order and responses by correlation id (or order when the id is
+ * unknown). Requests that expect no response ({@code acks=0}) finish when their send completes.
+ *
+ * <p>Delivery is known only from TCP_INFO: the tracker counts the bytes handed to the socket since
+ * the connection opened; a request is delivered once the kernel's {@code bytes_acked} reaches its
+ * last byte. Linux counts the SYN as one acknowledged byte ({@value #SYN_OCTETS}; checked against a
+ * real broker connection in the integration suite), so the count starts there. Without TCP samples
+ * delivery is merged into the response phase and reported as {@code -1}.
+ *
+ * <p>Not thread-safe, by design: every method is called on the thread that drives the client's
+ * {@code NetworkClient}/{@code Selector}, which Kafka already confines to one thread at a time.
+ * Fixed-size primitive arrays; no allocation per request. Never throws on out-of-order input: an
+ * event that matches nothing is counted in {@link #unmatchedEvents()} and ignored.
+ */
+public final class ConnectionPhaseTracker {
+
+  /** Requests in flight tracked per connection; more than Kafka's max.in.flight ever is. */
+  public static final int CAPACITY = 128;
+
+  /** What Linux's {@code tcpi_bytes_acked} counts before the first data byte: the SYN. */
+  public static final long SYN_OCTETS = 1;
+
+  private static final int MASK = CAPACITY - 1;
+  private static final long UNSET = Long.MIN_VALUE;
+
+  private final PhaseRecorder recorder;
+  private boolean deliveryObservable;
+
+  private final int[] correlationId = new int[CAPACITY];
+  private final short[] apiKey = new short[CAPACITY];
+  private final boolean[] expectResponse = new boolean[CAPACITY];
+  private final boolean[] finished = new boolean[CAPACITY];
+  private final long[] created = new long[CAPACITY];
+  private final long[] firstWrite = new long[CAPACITY];
+  private final long[] lastWrite = new long[CAPACITY];
+  private final long[] acked = new long[CAPACITY];
+  private final long[] responseStart = new long[CAPACITY];
+  private final long[] streamEnd = new long[CAPACITY];
+
+  // Sequence numbers; a request's slot is its sequence & MASK.
+  private long head; // oldest request not finished
+  private long sending; // the request whose bytes are being written
+  private long delivering; // oldest sent request not yet known to be acknowledged
+  private long responding; // oldest sent request whose response has not completed
+  private long tail; // next request
+
+  private long streamOffset = SYN_OCTETS; // sequence space used since the connection opened
+  private long unmatched;
+  private long dropped;
+
+  /**
+   * A tracker for a connection that has just opened.
+   *
+   * @param recorder where finished requests go
+   * @param deliveryObservable whether TCP_INFO samples ({@link #tcpSample}) will come; when false
+   *     delivery is merged into the response phase
+   */
+  public ConnectionPhaseTracker(PhaseRecorder recorder, boolean deliveryObservable) {
+    this.recorder = recorder == null ? PhaseRecorder.NONE : recorder;
+    this.deliveryObservable = deliveryObservable;
+  }
+
+  /**
+   * A request was created: {@code NetworkClient.doSend} (before {@code Selector.send}).
+   *
+   * @param correlation the request header's correlation id
+   * @param api the request's {@code ApiKeys} id
+   * @param responseExpected {@code ClientRequest.expectResponse()}; false for {@code acks=0}
+   * @param nowNanos {@link System#nanoTime()}
+   */
+  public void requestCreated(int correlation, short api, boolean responseExpected, long nowNanos) {
+    if (tail - head == CAPACITY) {
+      // More in flight than any sane max.in.flight: start over rather than mismatch.
+      dropped += tail - head;
+      head = sending = delivering = responding = tail;
+    }
+    int i = (int) (tail & MASK);
+    correlationId[i] = correlation;
+    apiKey[i] = api;
+    expectResponse[i] = responseExpected;
+    finished[i] = false;
+    created[i] = nowNanos;
+    firstWrite[i] = UNSET;
+    lastWrite[i] = UNSET;
+    acked[i] = UNSET;
+    responseStart[i] = UNSET;
+    tail++;
+  }
+
+  /**
+   * Bytes of the current send were handed to the socket ({@code KafkaChannel.write} wrote more than
+   * zero bytes). Only the first call per send matters; calling it on every write is fine.
+   */
+  public void bytesWritten(long nowNanos) {
+    if (sending == tail) {
+      unmatched++;
+      return;
+    }
+    int i = (int) (sending & MASK);
+    if (firstWrite[i] == UNSET) {
+      firstWrite[i] = nowNanos;
+    }
+  }
+
+  /**
+   * The current send completed: its last byte was handed to the socket ({@code Selector.write}
+   * adding it to {@code completedSends}).
+   *
+   * @param sizeBytes the send's size in bytes ({@code NetworkSend.size()}), for delivery matching
+   * @param nowNanos {@link System#nanoTime()}
+   */
+  public void sendCompleted(long sizeBytes, long nowNanos) {
+    if (sending == tail) {
+      unmatched++;
+      return;
+    }
+    int i = (int) (sending & MASK);
+    if (firstWrite[i] == UNSET) {
+      firstWrite[i] = nowNanos;
+    }
+    lastWrite[i] = nowNanos;
+    streamOffset += sizeBytes;
+    streamEnd[i] = streamOffset;
+    sending++;
+    if (!deliveryObservable) {
+      delivering = sending;
+    }
+    if (!expectResponse[i]) {
+      finished[i] = true;
+      recorder.record(apiKey[i], firstWrite[i] - created[i], nowNanos - firstWrite[i], -1, -1, -1);
+      advanceHead();
+    }
+  }
+
+  /** Whether a sent request waits for the kernel to report it acknowledged: sample TCP_INFO now. */
+  public boolean awaitingDelivery() {
+    return deliveryObservable && delivering < sending;
+  }
+
+  /**
+   * A TCP_INFO sample of this connection taken while a send was outstanding.
+   *
+   * @param bytesAcked {@code tcpi_bytes_acked}
+   * @param nowNanos when it was read
+   */
+  public void tcpSample(long bytesAcked, long nowNanos) {
+    while (delivering < sending) {
+      int i = (int) (delivering & MASK);
+      if (streamEnd[i] > bytesAcked) {
+        return;
+      }
+      acked[i] = nowNanos;
+      delivering++;
+    }
+  }
+
+  /** TCP_INFO turned out unreadable for this connection: merge delivery from now on. */
+  public void deliveryUnobservable() {
+    deliveryObservable = false;
+    delivering = sending;
+  }
+
+  /** The first bytes of a response arrived ({@code NetworkReceive} read its size). */
+  public void responseStarted(long nowNanos) {
+    long r = nextResponding();
+    if (r < 0) {
+      unmatched++;
+      return;
+    }
+    int i = (int) (r & MASK);
+    if (responseStart[i] == UNSET) {
+      responseStart[i] = nowNanos;
+    }
+    // The broker answers only once it has the whole request: nothing before it awaits delivery.
+    if (delivering <= r) {
+      delivering = r + 1;
+    }
+  }
+
+  /**
+   * A response completed ({@code Selector.addToCompletedReceives}).
+   *
+   * @param correlation the response header's correlation id, or {@code -1} when unknown (then the
+   *     oldest request awaiting a response is taken)
+   * @param nowNanos {@link System#nanoTime()}
+   * @return the request's client-observed latency in nanoseconds, or {@code -1} when no request
+   *     matched
+   */
+  public long responseCompleted(int correlation, long nowNanos) {
+    long r = nextResponding();
+    if (r < 0) {
+      unmatched++;
+      return -1;
+    }
+    if (correlation != -1 && correlationId[(int) (r & MASK)] != correlation) {
+      long found = -1;
+      for (long s = r + 1; s < sending; s++) {
+        int j = (int) (s & MASK);
+        if (!finished[j] && expectResponse[j] && correlationId[j] == correlation) {
+          found = s;
+          break;
+        }
+      }
+      if (found < 0) {
+        unmatched++;
+        return -1;
+      }
+      for (long s = r; s < found; s++) {
+        int j = (int) (s & MASK);
+        if (!finished[j]) {
+          finished[j] = true;
+          dropped++;
+        }
+      }
+      r = found;
+    }
+    int i = (int) (r & MASK);
+    long start = responseStart[i] == UNSET ? nowNanos : responseStart[i];
+    long sent = lastWrite[i];
+    long delivered = acked[i];
+    long delivery;
+    long response;
+    if (delivered != UNSET && delivered <= start) {
+      delivery = delivered - sent;
+      response = start - delivered;
+    } else {
+      delivery = -1;
+      response = start - sent;
+    }
+    finished[i] = true;
+    responding = r + 1;
+    if (delivering < responding) {
+      delivering = responding;
+    }
+    recorder.record(
+        apiKey[i],
+        firstWrite[i] - created[i],
+        sent - firstWrite[i],
+        delivery,
+        response,
+        nowNanos - start);
+    advanceHead();
+    return nowNanos - created[i];
+  }
+
+  /** The connection closed: everything in flight is forgotten and the byte count starts over. */
+  public void reset() {
+    dropped += tail - head;
+    head = sending = delivering = responding = tail;
+    streamOffset = SYN_OCTETS;
+  }
+
+  /** Requests created and not yet finished. */
+  public int inFlight() {
+    return (int) (tail - head);
+  }
+
+  /** Events that matched no request (a bug in the caller, or a request created before tracking). */
+  public long unmatchedEvents() {
+    return unmatched;
+  }
+
+  /** Requests forgotten without being recorded (connection closed, mismatch, overflow). */
+  public long droppedRequests() {
+    return dropped;
+  }
+
+  private long nextResponding() {
+    while (responding < sending) {
+      int i = (int) (responding & MASK);
+      if (expectResponse[i] && !finished[i]) {
+        return responding;
+      }
+      responding++;
+    }
+    return -1;
+  }
+
+  private void advanceHead() {
+    while (head < sending && finished[(int) (head & MASK)]) {
+      head++;
+    }
+    if (delivering < head) {
+      delivering = head;
+    }
+    if (responding < head) {
+      responding = head;
+    }
+  }
+}

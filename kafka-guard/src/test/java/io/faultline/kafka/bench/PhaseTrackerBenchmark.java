@@ -1,0 +1,102 @@
+package io.faultline.kafka.bench;
+
+import io.faultline.kafka.ClientType;
+import io.faultline.kafka.phase.ConnectionPhaseTracker;
+import io.faultline.kafka.phase.MeteredPhaseRecorder;
+import io.faultline.kafka.phase.NodePhaseStats;
+import io.faultline.kafka.phase.PhaseRecorder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * The cost per request of phase bookkeeping: the six tracker events of one request (created, first
+ * bytes, send completed, a TCP sample, response started, response completed). Run it with the
+ * command in docs/kafka.md; the goal is ≤ 100 ns per request for the tracker itself.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class PhaseTrackerBenchmark {
+
+  private ConnectionPhaseTracker bare;
+  private ConnectionPhaseTracker metered;
+  private ConnectionPhaseTracker stats;
+  private long sink;
+  private int correlation;
+  private long time;
+  private long acked = ConnectionPhaseTracker.SYN_OCTETS;
+
+  /** Fresh trackers per trial. */
+  @Setup
+  public void setUp() {
+    PhaseRecorder summing = (api, q, t, d, r, rc) -> sink += q + t + d + r + rc;
+    bare = new ConnectionPhaseTracker(summing, true);
+    stats = new ConnectionPhaseTracker(new NodePhaseStats(), true);
+    metered =
+        new ConnectionPhaseTracker(
+            new MeteredPhaseRecorder(
+                new SimpleMeterRegistry(), ClientType.PRODUCER, "bench", "1", new NodePhaseStats()),
+            true);
+  }
+
+  private long request(ConnectionPhaseTracker tracker, long t0) {
+    int c = correlation++;
+    tracker.requestCreated(c, (short) 0, true, t0);
+    tracker.bytesWritten(t0 + 10);
+    tracker.sendCompleted(1_000, t0 + 20);
+    acked += 1_000;
+    if (tracker.awaitingDelivery()) {
+      tracker.tcpSample(acked, t0 + 30);
+    }
+    tracker.responseStarted(t0 + 40);
+    return tracker.responseCompleted(c, t0 + 50);
+  }
+
+  /** Tracker bookkeeping only, timestamps given (what the tracker itself costs). */
+  @Benchmark
+  public long trackerOnly() {
+    time += 100;
+    return request(bare, time) + sink;
+  }
+
+  /** Tracker plus the advice's six {@code System.nanoTime()} reads. */
+  @Benchmark
+  public void trackerWithNanoTime(Blackhole bh) {
+    int c = correlation++;
+    bare.requestCreated(c, (short) 0, true, System.nanoTime());
+    bare.bytesWritten(System.nanoTime());
+    bare.sendCompleted(1_000, System.nanoTime());
+    acked += 1_000;
+    bare.tcpSample(acked, System.nanoTime());
+    bare.responseStarted(System.nanoTime());
+    bh.consume(bare.responseCompleted(c, System.nanoTime()));
+  }
+
+  /** Tracker feeding the KAFKA_TRANSMIT_BOUND sums. */
+  @Benchmark
+  public long trackerWithNodeStats() {
+    time += 100;
+    return request(stats, time);
+  }
+
+  /** Tracker feeding the Micrometer timers (six Timer.record calls) and the sums. */
+  @Benchmark
+  public long trackerWithMicrometer() {
+    time += 100;
+    return request(metered, time);
+  }
+}

@@ -1,0 +1,106 @@
+package io.faultline.kafka.connection;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.faultline.core.finding.Finding;
+import io.faultline.core.finding.Findings;
+import io.faultline.core.net.Outcome;
+import io.faultline.core.net.TcpInfo;
+import io.faultline.core.net.TcpInfoReader;
+import io.faultline.kafka.ClientType;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+class ConnectionMonitorTest {
+
+  private final AtomicReference<TcpInfo> next = new AtomicReference<>();
+  private final TcpInfoReader reader =
+      new TcpInfoReader() {
+        @Override
+        public boolean isSupported() {
+          return true;
+        }
+
+        @Override
+        public Optional<String> unsupportedReason() {
+          return Optional.empty();
+        }
+
+        @Override
+        public Outcome<TcpInfo> read(int fd) {
+          TcpInfo info = next.get();
+          return info == null ? Outcome.unavailable("closed") : Outcome.of(info);
+        }
+      };
+  private final Findings findings =
+      new Findings(Duration.ofMinutes(10), Clock.systemUTC(), System.getLogger("test"));
+  private final List<String> recycled = new ArrayList<>();
+  private long now;
+
+  private BrokerConnection connection() {
+    return new BrokerConnection(
+        ClientType.CONSUMER,
+        "replicator",
+        "2",
+        new InetSocketAddress("10.0.0.7", 9092),
+        () -> Outcome.of(3),
+        reader);
+  }
+
+  @Test
+  void raisesRecyclesAndClearsWhenTheConnectionHeals() {
+    var registry = new SimpleMeterRegistry();
+    var recycler =
+        new Recycler(
+            new Recycler.Policy(true, 2, Duration.ofMinutes(5), 0.8),
+            (key, reason) -> recycled.add(key));
+    var monitor = new ConnectionMonitor(findings, recycler, registry, () -> now);
+    monitor.add("replicator/2", connection());
+
+    next.set(TcpInfos.seed002().build());
+    monitor.sampleAll();
+    assertThat(findings.active())
+        .extracting(Finding::id)
+        .containsExactly("KAFKA_WINDOW_SCALING_OFF");
+    now += 10_000_000_000L;
+    List<Finding> second = monitor.sampleNow("replicator/2");
+    assertThat(second)
+        .extracting(Finding::id)
+        .containsExactly("KAFKA_WINDOW_SCALING_OFF", "KAFKA_CONNECTION_RECYCLED");
+    assertThat(recycled).containsExactly("replicator/2");
+
+    // The client reconnects; the new connection negotiated window scaling.
+    monitor.add("replicator/2", connection());
+    next.set(TcpInfos.healthy().build());
+    monitor.sampleAll();
+    assertThat(findings.active())
+        .extracting(Finding::id)
+        .containsExactly("KAFKA_CONNECTION_RECYCLED");
+    assertThat(registry.get("faultline.kafka.connection.window_scaling").gauge().value())
+        .isEqualTo(1.0);
+
+    monitor.close();
+    assertThat(registry.getMeters()).isEmpty();
+  }
+
+  @Test
+  void aFailedReadKeepsWhatWasReported() {
+    var monitor = new ConnectionMonitor(findings, null, null, () -> now);
+    monitor.add("c/2", connection());
+    next.set(TcpInfos.seed002().build());
+    monitor.sampleAll();
+    next.set(null);
+    assertThat(monitor.sampleNow("c/2")).isEmpty();
+    assertThat(findings.active()).hasSize(1);
+    assertThat(monitor.sampleNow("unknown")).isEmpty();
+    monitor.remove("c/2");
+    assertThat(findings.active()).isEmpty();
+  }
+}

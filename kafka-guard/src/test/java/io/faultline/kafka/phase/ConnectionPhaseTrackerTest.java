@@ -1,0 +1,192 @@
+package io.faultline.kafka.phase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ConnectionPhaseTrackerTest {
+
+  /** One recorded request. */
+  record Rec(short api, long queue, long transmit, long delivery, long response, long receive) {}
+
+  private final List<Rec> recorded = new ArrayList<>();
+  private final PhaseRecorder recorder =
+      (api, q, t, d, r, rc) -> recorded.add(new Rec(api, q, t, d, r, rc));
+
+  @Test
+  void splitsOneRequestIntoFivePhasesWhenTheKernelReportsTheAck() {
+    var tracker = new ConnectionPhaseTracker(recorder, true);
+    tracker.requestCreated(7, (short) 0, true, 1_000);
+    tracker.bytesWritten(1_300); // queue 300
+    tracker.bytesWritten(1_500);
+    tracker.sendCompleted(4_000, 2_000); // transmit 700
+    assertThat(tracker.awaitingDelivery()).isTrue();
+    tracker.tcpSample(4_000, 2_500); // the SYN counts: one byte short, not delivered
+    assertThat(tracker.awaitingDelivery()).isTrue();
+    tracker.tcpSample(4_001, 3_000); // delivery 1000
+    assertThat(tracker.awaitingDelivery()).isFalse();
+    tracker.responseStarted(7_000); // response 4000
+    long latency = tracker.responseCompleted(7, 7_600); // receive 600
+
+    assertThat(latency).isEqualTo(6_600);
+    assertThat(recorded).containsExactly(new Rec((short) 0, 300, 700, 1_000, 4_000, 600));
+    assertThat(tracker.inFlight()).isZero();
+    assertThat(tracker.unmatchedEvents()).isZero();
+  }
+
+  @Test
+  void mergesDeliveryIntoResponseWithoutTcpSamples() {
+    var tracker = new ConnectionPhaseTracker(recorder, false);
+    tracker.requestCreated(1, (short) 3, true, 0);
+    tracker.bytesWritten(10);
+    tracker.sendCompleted(100, 20);
+    assertThat(tracker.awaitingDelivery()).isFalse();
+    tracker.responseStarted(520);
+    tracker.responseCompleted(1, 530);
+
+    assertThat(recorded).containsExactly(new Rec((short) 3, 10, 10, -1, 500, 10));
+  }
+
+  @Test
+  void mergesDeliveryWhenNoSampleSawTheAckBeforeTheResponse() {
+    var tracker = new ConnectionPhaseTracker(recorder, true);
+    tracker.requestCreated(1, (short) 0, true, 0);
+    tracker.sendCompleted(100, 10);
+    tracker.tcpSample(50, 20);
+    tracker.responseStarted(400);
+    assertThat(tracker.awaitingDelivery()).isFalse();
+    tracker.responseCompleted(-1, 410);
+
+    assertThat(recorded).containsExactly(new Rec((short) 0, 10, 0, -1, 390, 10));
+  }
+
+  @Test
+  void matchesPipelinedRequestsInOrderAndDeliveryByStreamOffset() {
+    var tracker = new ConnectionPhaseTracker(recorder, true);
+    tracker.requestCreated(1, (short) 0, true, 0);
+    tracker.requestCreated(2, (short) 1, true, 5);
+    tracker.requestCreated(3, (short) 0, true, 10);
+    tracker.sendCompleted(100, 20); // #1 ends at byte 100
+    tracker.sendCompleted(50, 30); // #2 ends at 150
+    tracker.sendCompleted(10, 40); // #3 ends at 160
+    tracker.tcpSample(151, 60); // #1 and #2 delivered (+1: the SYN)
+    assertThat(tracker.awaitingDelivery()).isTrue();
+    tracker.tcpSample(161, 70);
+    tracker.responseStarted(100);
+    tracker.responseCompleted(1, 110);
+    tracker.responseStarted(120);
+    tracker.responseCompleted(2, 125);
+    tracker.responseStarted(130);
+    tracker.responseCompleted(3, 131);
+
+    assertThat(recorded)
+        .containsExactly(
+            new Rec((short) 0, 20, 0, 40, 40, 10),
+            new Rec((short) 1, 25, 0, 30, 60, 5),
+            new Rec((short) 0, 30, 0, 30, 60, 1));
+  }
+
+  @Test
+  void requestsWithoutResponseFinishAtTheirSendAndAreSkippedByResponses() {
+    var tracker = new ConnectionPhaseTracker(recorder, false);
+    tracker.requestCreated(1, (short) 0, false, 0); // acks=0
+    tracker.requestCreated(2, (short) 3, true, 0);
+    tracker.sendCompleted(10, 5);
+    tracker.sendCompleted(10, 8);
+    tracker.responseStarted(20);
+    tracker.responseCompleted(-1, 21);
+
+    assertThat(recorded)
+        .containsExactly(new Rec((short) 0, 5, 0, -1, -1, -1), new Rec((short) 3, 8, 0, -1, 12, 1));
+    assertThat(tracker.inFlight()).isZero();
+  }
+
+  @Test
+  void aResponseForALaterCorrelationIdDropsTheOnesBefore() {
+    var tracker = new ConnectionPhaseTracker(recorder, false);
+    tracker.requestCreated(1, (short) 0, true, 0);
+    tracker.requestCreated(2, (short) 0, true, 0);
+    tracker.sendCompleted(10, 1);
+    tracker.sendCompleted(10, 2);
+    assertThat(tracker.responseCompleted(2, 10)).isEqualTo(10);
+    assertThat(tracker.droppedRequests()).isEqualTo(1);
+    assertThat(tracker.responseCompleted(99, 11)).isEqualTo(-1);
+    assertThat(tracker.unmatchedEvents()).isEqualTo(1);
+    assertThat(recorded).hasSize(1);
+    assertThat(tracker.inFlight()).isZero();
+  }
+
+  @Test
+  void eventsWithoutARequestAreCountedNotFatal() {
+    var tracker = new ConnectionPhaseTracker(recorder, true);
+    tracker.bytesWritten(1);
+    tracker.sendCompleted(10, 2);
+    tracker.responseStarted(3);
+    assertThat(tracker.responseCompleted(-1, 4)).isEqualTo(-1);
+    assertThat(tracker.unmatchedEvents()).isEqualTo(4);
+    assertThat(recorded).isEmpty();
+  }
+
+  @Test
+  void resetForgetsInFlightRequestsAndRestartsTheByteCount() {
+    var tracker = new ConnectionPhaseTracker(recorder, true);
+    tracker.requestCreated(1, (short) 0, true, 0);
+    tracker.sendCompleted(1_000, 1);
+    tracker.reset();
+    assertThat(tracker.droppedRequests()).isEqualTo(1);
+    tracker.requestCreated(2, (short) 0, true, 10);
+    tracker.sendCompleted(100, 11);
+    tracker.tcpSample(101, 12); // new connection: SYN + 100, not 1100
+    tracker.responseStarted(20);
+    tracker.responseCompleted(2, 21);
+    assertThat(recorded).containsExactly(new Rec((short) 0, 1, 0, 1, 8, 1));
+  }
+
+  @Test
+  void moreThanCapacityInFlightStartsOverInsteadOfMismatching() {
+    var tracker = new ConnectionPhaseTracker(recorder, false);
+    for (int i = 0; i < ConnectionPhaseTracker.CAPACITY; i++) {
+      tracker.requestCreated(i, (short) 0, true, i);
+    }
+    tracker.requestCreated(1000, (short) 9, true, 500);
+    assertThat(tracker.droppedRequests()).isEqualTo(ConnectionPhaseTracker.CAPACITY);
+    tracker.sendCompleted(1, 501);
+    tracker.responseCompleted(1000, 510);
+    assertThat(recorded).containsExactly(new Rec((short) 9, 1, 0, -1, 9, 0));
+  }
+
+  @Test
+  void deliveryTurningUnobservableMergesFromThenOn() {
+    var tracker = new ConnectionPhaseTracker(recorder, true);
+    tracker.requestCreated(1, (short) 0, true, 0);
+    tracker.sendCompleted(10, 1);
+    tracker.deliveryUnobservable();
+    assertThat(tracker.awaitingDelivery()).isFalse();
+    tracker.responseCompleted(1, 5);
+    assertThat(recorded.get(0).delivery()).isEqualTo(-1);
+  }
+
+  @Test
+  void survivesManyRequestsWrappingTheRing() {
+    var tracker = new ConnectionPhaseTracker(recorder, true);
+    long t = 0;
+    for (int i = 0; i < 10 * ConnectionPhaseTracker.CAPACITY; i++) {
+      tracker.requestCreated(i, (short) 1, true, t);
+      tracker.requestCreated(i + 100_000, (short) 1, true, t);
+      tracker.sendCompleted(100, t + 1);
+      tracker.sendCompleted(100, t + 2);
+      tracker.tcpSample(200L * (i + 1) + 1, t + 3);
+      tracker.responseStarted(t + 4);
+      tracker.responseCompleted(i, t + 5);
+      tracker.responseStarted(t + 6);
+      tracker.responseCompleted(i + 100_000, t + 7);
+      t += 10;
+    }
+    assertThat(recorded).hasSize(20 * ConnectionPhaseTracker.CAPACITY);
+    assertThat(recorded).allSatisfy(r -> assertThat(r.delivery()).isBetween(1L, 2L));
+    assertThat(tracker.unmatchedEvents()).isZero();
+    assertThat(tracker.droppedRequests()).isZero();
+  }
+}

@@ -1,0 +1,71 @@
+package io.faultline.kafka.phase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.faultline.kafka.ClientType;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class MeteredPhaseRecorderTest {
+
+  @Test
+  void recordsEachPhaseWithBoundedTagsAndTheGap() {
+    var registry = new SimpleMeterRegistry();
+    var stats = new NodePhaseStats();
+    var recorder =
+        new MeteredPhaseRecorder(
+            registry, ClientType.PRODUCER, "orders producer #1 ünïcode", "2", stats);
+
+    recorder.record((short) 0, 1_000_000, 2_000_000, 3_000_000, 4_000_000, 5_000_000);
+
+    Timer delivery =
+        registry
+            .get("faultline.kafka.request.phase")
+            .tags("client.type", "producer", "node.id", "2", "api", "produce", "phase", "delivery")
+            .timer();
+    assertThat(delivery.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(3.0);
+    assertThat(delivery.getId().getTag("client.id")).isEqualTo("orders_producer__1__n_code");
+    Timer gap = registry.get("faultline.kafka.request.gap").tags("api", "produce").timer();
+    assertThat(gap.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(1 + 2 + 3 + 5);
+    assertThat(
+            registry
+                .get("faultline.kafka.request.phase")
+                .tags("phase", "response_incl_delivery")
+                .timer()
+                .count())
+        .isZero();
+    assertThat(stats.snapshot()).isEqualTo(new NodePhaseStats.Snapshot(1, 6_000_000, 15_000_000));
+
+    recorder.close();
+    assertThat(registry.getMeters()).isEmpty();
+  }
+
+  @Test
+  void mergedDeliveryGoesToItsOwnPhaseAndNoResponseRecordsOnlySending() {
+    var registry = new SimpleMeterRegistry();
+    var recorder = new MeteredPhaseRecorder(registry, ClientType.CONSUMER, null, "-1", null);
+
+    recorder.record((short) 1, 10, 20, -1, 400, 50);
+    recorder.record((short) 1, 10, 20, -1, -1, -1);
+
+    var merged =
+        registry
+            .get("faultline.kafka.request.phase")
+            .tags("api", "fetch", "phase", "response_incl_delivery", "node.id", "bootstrap")
+            .timer();
+    assertThat(merged.count()).isEqualTo(1);
+    assertThat(merged.getId().getTag("client.id")).isEqualTo("none");
+    assertThat(registry.get("faultline.kafka.request.phase").tags("phase", "queue").timer().count())
+        .isEqualTo(2);
+    assertThat(registry.get("faultline.kafka.request.gap").timer().count()).isEqualTo(1);
+  }
+
+  @Test
+  void unknownApiIdsGetANumberedName() {
+    assertThat(ApiNames.of((short) 250)).isEqualTo("api_250");
+    assertThat(ApiNames.of((short) -3)).isEqualTo("api_-3");
+    assertThat(ApiNames.of((short) 3)).isEqualTo("metadata");
+  }
+}
