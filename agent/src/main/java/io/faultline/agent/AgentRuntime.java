@@ -31,6 +31,7 @@ public final class AgentRuntime {
   private final AtomicReference<DoctorReport> doctorReport = new AtomicReference<>();
   private final AtomicReference<String> socketFdsUnavailable = new AtomicReference<>();
   private volatile int endpointPort = -1;
+  private volatile boolean exportStarted;
 
   AgentRuntime(
       FaultlineConfig config,
@@ -117,5 +118,17 @@ public final class AgentRuntime {
 
   void setEndpointPort(int port) {
     endpointPort = port;
+  }
+
+  /**
+   * Whether the export start-up (meters, endpoint, first host-doctor run scheduled) has finished,
+   * successfully or not; it runs on the agent's thread right after {@code premain}.
+   */
+  public boolean exportStarted() {
+    return exportStarted;
+  }
+
+  void markExportStarted() {
+    exportStarted = true;
   }
 }

@@ -105,7 +105,11 @@ final class AgentStarter {
                     }
                   },
                   "faultline-exit-report"));
-      scheduler.execute(() -> step(err, "starting export", () -> startExport(runtime, err)));
+      scheduler.execute(
+          () -> {
+            step(err, "starting export", () -> startExport(runtime, err));
+            runtime.markExportStarted();
+          });
     }
   }
 
