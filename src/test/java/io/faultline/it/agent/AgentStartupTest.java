@@ -45,10 +45,13 @@ class AgentStartupTest {
     try (ChildJvm.Running running =
         child.start("io.faultline.it.agent.app.WaitingApp", load.toArray(String[]::new))) {
       String base = "http://127.0.0.1:" + port;
-      HttpResponse<String> metrics = Http.awaitOk(base + "/metrics", Duration.ofSeconds(30));
+      Http.awaitBodyContaining(
+          base + "/faultline/findings", "child-app test", Duration.ofSeconds(30));
+      HttpResponse<String> metrics = Http.awaitOk(base + "/metrics", Duration.ofSeconds(10));
       assertThat(metrics.headers().firstValue("Content-Type").orElse("")).startsWith("text/plain");
       assertThat(metrics.body())
-          .contains("faultline_findings_active{id=\"TCP_WINDOW_SCALING_DISABLED\"")
+          .contains(
+              "faultline_findings_active_findings{id=\"TCP_WINDOW_SCALING_DISABLED\",severity=\"CRITICAL\"} 1.0")
           .contains("# HELP faultline_findings_raised");
 
       HttpResponse<String> findings =

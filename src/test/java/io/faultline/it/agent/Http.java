@@ -35,6 +35,21 @@ final class Http {
     throw new AssertionError(url + " did not answer 200 within " + timeout, last);
   }
 
+  /**
+   * GETs {@code url} until the body contains {@code text} (the child raises its test finding right
+   * after start, on its main thread).
+   */
+  static HttpResponse<String> awaitBodyContaining(String url, String text, Duration timeout)
+      throws InterruptedException, IOException {
+    Instant deadline = Instant.now().plus(timeout);
+    HttpResponse<String> response = awaitOk(url, timeout);
+    while (!response.body().contains(text) && Instant.now().isBefore(deadline)) {
+      Thread.sleep(100);
+      response = get(url);
+    }
+    return response;
+  }
+
   static HttpResponse<String> get(String url) throws IOException, InterruptedException {
     return CLIENT.send(
         HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).GET().build(),

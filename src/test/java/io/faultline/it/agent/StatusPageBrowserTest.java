@@ -37,7 +37,7 @@ class StatusPageBrowserTest {
             .agentArgs("prometheus.port=" + port)
             .start("io.faultline.it.agent.app.WaitingApp")) {
       String url = "http://127.0.0.1:" + port + "/";
-      Http.awaitOk(url, Duration.ofSeconds(30));
+      Http.awaitBodyContaining(url, "child-app test", Duration.ofSeconds(30));
       // The host doctor's first run is on the agent's thread; wait for its section to fill.
       for (int i = 0; i < 100 && Http.get(url).body().contains("have not run yet"); i++) {
         Thread.sleep(100);
