@@ -162,6 +162,11 @@ final class ChildJvm {
           });
     }
 
+    /** The child's process id. */
+    long pid() {
+      return process.pid();
+    }
+
     /** Sends a line to the child's standard input. */
     void send(String line) {
       try {
