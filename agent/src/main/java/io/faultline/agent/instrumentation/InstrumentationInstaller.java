@@ -1,0 +1,278 @@
+package io.faultline.agent.instrumentation;
+
+import static net.bytebuddy.matcher.ElementMatchers.any;
+import static net.bytebuddy.matcher.ElementMatchers.isBootstrapClassLoader;
+import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
+import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
+
+import io.faultline.core.config.FaultlineConfig;
+import java.lang.System.Logger.Level;
+import java.lang.instrument.Instrumentation;
+import java.security.ProtectionDomain;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.dynamic.ClassFileLocator;
+import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.implementation.bytecode.StackManipulation;
+import net.bytebuddy.implementation.bytecode.constant.TextConstant;
+import net.bytebuddy.implementation.bytecode.member.MethodInvocation;
+import net.bytebuddy.matcher.ElementMatcher;
+import net.bytebuddy.pool.TypePool;
+import net.bytebuddy.utility.JavaModule;
+
+/**
+ * Installs the {@link InstrumentationModule}s: one Byte Buddy class-file transformer per enabled
+ * module, all built from one base configuration (retransformation, no class-format changes, our own
+ * and the JDK's classes ignored), so a module whose weave fails cannot take another module's advice
+ * down with it.
+ */
+public final class InstrumentationInstaller {
+
+  private static final System.Logger LOG =
+      System.getLogger(InstrumentationInstaller.class.getName());
+
+  private final Instrumentation instrumentation;
+  private final ClassLoader agentLoader;
+  private final List<InstalledModule> installed = new ArrayList<>();
+
+  /** Installs into {@code instrumentation}; advice classes are read from {@code agentLoader}. */
+  public InstrumentationInstaller(Instrumentation instrumentation, ClassLoader agentLoader) {
+    this.instrumentation = instrumentation;
+    this.agentLoader = agentLoader;
+  }
+
+  /**
+   * The modules registered with {@link ServiceLoader} in {@code loader}; a module that cannot be
+   * created is reported and skipped.
+   */
+  public static List<InstrumentationModule> discover(ClassLoader loader) {
+    List<InstrumentationModule> modules = new ArrayList<>();
+    ServiceLoader<InstrumentationModule> services =
+        ServiceLoader.load(InstrumentationModule.class, loader);
+    var iterator = services.iterator();
+    while (true) {
+      try {
+        if (!iterator.hasNext()) {
+          break;
+        }
+        modules.add(iterator.next());
+      } catch (ServiceConfigurationError | LinkageError e) {
+        LOG.log(Level.WARNING, "faultline: an instrumentation module could not be created: " + e);
+      }
+    }
+    return modules;
+  }
+
+  /**
+   * Installs every module whose feature is on in {@code config}; the others are recorded as off.
+   * Never throws: a module that cannot be installed is reported, counted and skipped.
+   */
+  public List<InstalledModule> install(
+      List<InstrumentationModule> modules, FaultlineConfig config) {
+    for (InstrumentationModule module : modules) {
+      InstalledModule entry = new InstalledModule(module);
+      String name;
+      try {
+        name = module.name();
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "faultline: skipping an instrumentation module without a name", e);
+        continue;
+      }
+      installed.add(entry);
+      try {
+        if (!config.isFeatureEnabled(module.feature())) {
+          entry
+              .moduleSwitch()
+              .turnOff(ModuleSwitch.State.OFF_BY_CONFIG, "feature " + module.feature() + " is off");
+          continue;
+        }
+        installOne(entry);
+      } catch (Throwable e) {
+        AgentErrors.weaveFailed(name, "(installing the module)", e);
+      }
+    }
+    return List.copyOf(installed);
+  }
+
+  /** Every module seen by {@link #install}, in order. */
+  public List<InstalledModule> modules() {
+    return List.copyOf(installed);
+  }
+
+  private void installOne(InstalledModule entry) {
+    InstrumentationModule module = entry.module();
+    AgentBuilder.Ignored base =
+        new AgentBuilder.Default()
+            .disableClassFormatChanges()
+            .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+            .with(new ModuleListener(entry))
+            .ignore(
+                nameStartsWith("io.faultline.")
+                    .or(nameStartsWith("net.bytebuddy."))
+                    .or(nameStartsWith("java."))
+                    .or(nameStartsWith("jdk."))
+                    .or(nameStartsWith("sun."))
+                    .or(nameStartsWith("com.sun."))
+                    .or(isSynthetic()))
+            .or(any(), isBootstrapClassLoader());
+    AgentBuilder builder = base;
+    ElementMatcher<ClassLoader> seesAgent = new SeesAgentClasses();
+    for (TypeInstrumentation type : module.types()) {
+      builder =
+          builder
+              .type(type.typeMatcher(), seesAgent)
+              .transform(new AdviceTransformer(entry, type, agentLoader));
+    }
+    builder.installOn(instrumentation);
+  }
+
+  /** Whether the class loader of a target resolves our classes to the agent's own. */
+  private final class SeesAgentClasses extends ElementMatcher.Junction.AbstractBase<ClassLoader> {
+    private final Map<ClassLoader, Boolean> seen = Collections.synchronizedMap(new WeakHashMap<>());
+
+    @Override
+    public boolean matches(ClassLoader loader) {
+      if (loader == null) {
+        return false;
+      }
+      return seen.computeIfAbsent(loader, this::resolvesAgent);
+    }
+
+    private boolean resolvesAgent(ClassLoader loader) {
+      try {
+        boolean same =
+            Class.forName(AgentErrors.class.getName(), false, loader) == AgentErrors.class;
+        if (!same) {
+          LOG.log(
+              Level.INFO,
+              "faultline: not instrumenting classes of "
+                  + loader
+                  + ": it has a Faultline copy of its own");
+        }
+        return same;
+      } catch (ClassNotFoundException | LinkageError e) {
+        LOG.log(
+            Level.INFO,
+            "faultline: not instrumenting classes of "
+                + loader
+                + ": it does not delegate to the class loader of the agent");
+        return false;
+      }
+    }
+  }
+
+  /** Weaves the advice of one type instrumentation, or turns the module off when it cannot fit. */
+  private static final class AdviceTransformer implements AgentBuilder.Transformer {
+    private final InstalledModule entry;
+    private final TypeInstrumentation type;
+    private final ClassFileLocator locator;
+    private final Map<String, Advice> adviceCache = new ConcurrentHashMap<>();
+    private final StackManipulation exceptionHandler;
+
+    AdviceTransformer(InstalledModule entry, TypeInstrumentation type, ClassLoader agentLoader) {
+      this.entry = entry;
+      this.type = type;
+      this.locator = ClassFileLocator.ForClassLoader.of(agentLoader);
+      try {
+        // Woven after every advice: AgentErrors.suppressed(<the throwable>, "<module>").
+        this.exceptionHandler =
+            new StackManipulation.Compound(
+                new TextConstant(entry.name()),
+                MethodInvocation.invoke(
+                    new MethodDescription.ForLoadedMethod(
+                        AgentErrors.class.getMethod("suppressed", Throwable.class, String.class))));
+      } catch (NoSuchMethodException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+
+    @Override
+    public DynamicType.Builder<?> transform(
+        DynamicType.Builder<?> builder,
+        TypeDescription typeDescription,
+        ClassLoader classLoader,
+        JavaModule module,
+        ProtectionDomain protectionDomain) {
+      ModuleSwitch moduleSwitch = entry.moduleSwitch();
+      if (!moduleSwitch.active()) {
+        return builder;
+      }
+      for (TypeInstrumentation.AdviceBinding binding : type.advice()) {
+        if (binding.required()
+            && typeDescription.getDeclaredMethods().filter(binding.methods()).isEmpty()) {
+          if (moduleSwitch.turnOff(
+              ModuleSwitch.State.INCOMPATIBLE,
+              typeDescription.getName()
+                  + " has no method matching "
+                  + binding.methods()
+                  + " (for "
+                  + binding.adviceClassName()
+                  + ")")) {
+            LOG.log(
+                Level.WARNING,
+                "faultline: instrumentation module "
+                    + entry.name()
+                    + " is off: "
+                    + moduleSwitch.reason()
+                    + ". This library version is not supported; the application runs unchanged.");
+          }
+          return builder;
+        }
+      }
+      DynamicType.Builder<?> woven = builder;
+      for (TypeInstrumentation.AdviceBinding binding : type.advice()) {
+        woven = woven.visit(advice(binding.adviceClassName()).on(binding.methods()));
+      }
+      return woven;
+    }
+
+    private Advice advice(String className) {
+      return adviceCache.computeIfAbsent(
+          className,
+          name ->
+              Advice.to(TypePool.Default.of(locator).describe(name).resolve(), locator)
+                  .withExceptionHandler(new Advice.ExceptionHandler.Simple(exceptionHandler)));
+    }
+  }
+
+  /** Records woven types and failed weaves of one module. */
+  private static final class ModuleListener extends AgentBuilder.Listener.Adapter {
+    private final InstalledModule entry;
+
+    ModuleListener(InstalledModule entry) {
+      this.entry = entry;
+    }
+
+    @Override
+    public void onTransformation(
+        TypeDescription typeDescription,
+        ClassLoader classLoader,
+        JavaModule module,
+        boolean loaded,
+        DynamicType dynamicType) {
+      if (entry.moduleSwitch().active()) {
+        entry.woven(typeDescription.getName());
+      }
+    }
+
+    @Override
+    public void onError(
+        String typeName,
+        ClassLoader classLoader,
+        JavaModule module,
+        boolean loaded,
+        Throwable throwable) {
+      AgentErrors.weaveFailed(entry.name(), typeName, throwable);
+    }
+  }
+}

@@ -1,0 +1,54 @@
+package io.faultline.agent.instrumentation;
+
+import java.util.List;
+
+/**
+ * One unit of instrumentation, e.g. the request phases of kafka-clients' {@code NetworkClient}: a
+ * name, the feature that switches it, and the types it weaves advice into.
+ *
+ * <p><b>Registering.</b> List the implementation in the agent's {@code
+ * META-INF/services/io.faultline.agent.instrumentation.InstrumentationModule}; the agent creates it
+ * with {@link java.util.ServiceLoader} from its own class loader at start, so a constructor must be
+ * public, take no arguments and do nothing expensive.
+ *
+ * <p><b>Laziness.</b> A module whose feature is off is never installed. An installed module costs a
+ * name comparison per loaded class until one of its targets loads; only then is advice woven. Match
+ * types by name ({@code named("org.apache.kafka.clients.NetworkClient")}), never by loading a
+ * library class: the library may be absent, or loaded later by another class loader.
+ *
+ * <p><b>Advice</b> is inlined into the target's bytecode, in the application's class loader. It
+ * must:
+ *
+ * <ul>
+ *   <li>be annotated {@code @Advice.OnMethodEnter(suppress = Throwable.class)} / {@code
+ *       OnMethodExit(suppress = Throwable.class, onThrowable = ...)}: the framework sends every
+ *       suppressed throwable to {@link AgentErrors#suppressed}, counted against this module;
+ *   <li>start with {@code if (!SWITCH.active()) return;} on the module's {@link ModuleSwitch};
+ *   <li>pass only JDK types and the library's own objects (as {@code Object} or the library type)
+ *       to Faultline code in the agent jar, which is visible to the application through the system
+ *       class loader; keep the logic there, not in the advice.
+ * </ul>
+ */
+public interface InstrumentationModule {
+
+  /**
+   * A stable, lowercase name that carries the oldest library version it supports, e.g. {@code
+   * kafka-network-client-3.0}; the {@code module} tag of {@code faultline.agent.errors}.
+   */
+  String name();
+
+  /**
+   * The configuration feature that switches this module (its on/off key, declared in the owning
+   * module's {@link io.faultline.core.config.ConfigKeyCatalog}); a feature no catalog declares is
+   * on.
+   */
+  String feature();
+
+  /** The types to weave and the advice for each. */
+  List<TypeInstrumentation> types();
+
+  /** The switch its advice reads; the same instance as {@code ModuleSwitch.of(name())}. */
+  default ModuleSwitch moduleSwitch() {
+    return ModuleSwitch.of(name());
+  }
+}

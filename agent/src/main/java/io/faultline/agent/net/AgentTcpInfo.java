@@ -1,0 +1,56 @@
+package io.faultline.agent.net;
+
+import io.faultline.core.net.Outcome;
+import io.faultline.core.net.TcpInfoReader;
+import java.lang.System.Logger.Level;
+import java.lang.reflect.Method;
+import java.util.Locale;
+
+/**
+ * The TCP_INFO reader for code running inside the agent jar. Use {@link #reader()} there instead of
+ * {@link TcpInfoReader#create()}: in the shaded agent JNA lives in an isolated class loader (see
+ * {@link NestedJnaLoader}), which {@code create()} cannot see. Outside the agent jar (library use,
+ * unit tests) this falls back to {@code create()}.
+ */
+public final class AgentTcpInfo {
+
+  private static final System.Logger LOG = System.getLogger(AgentTcpInfo.class.getName());
+
+  private AgentTcpInfo() {}
+
+  /** The reader, created on first use; never throws, never null. */
+  public static TcpInfoReader reader() {
+    return Holder.READER;
+  }
+
+  private static final class Holder {
+    static final TcpInfoReader READER = load();
+  }
+
+  private static TcpInfoReader load() {
+    ClassLoader agentLoader = AgentTcpInfo.class.getClassLoader();
+    if (agentLoader == null
+        || agentLoader.getResource(NestedJnaLoader.RESOURCE) == null
+        || !System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")) {
+      return TcpInfoReader.create();
+    }
+    try {
+      NestedJnaLoader loader = NestedJnaLoader.create(agentLoader);
+      Class<?> linux = Class.forName(NestedJnaLoader.TCP_INFO_READER, true, loader);
+      Method load = linux.getDeclaredMethod("load");
+      load.setAccessible(true);
+      @SuppressWarnings("unchecked") // LinuxTcpInfoReader.load() returns Outcome<TcpInfoReader>
+      Outcome<TcpInfoReader> outcome = (Outcome<TcpInfoReader>) load.invoke(null);
+      if (outcome.isAvailable()) {
+        return outcome.value().orElseThrow();
+      }
+      LOG.log(
+          Level.INFO,
+          "faultline: per-connection TCP facts are off: " + outcome.reason().orElse("unknown"));
+    } catch (Throwable e) {
+      LOG.log(Level.INFO, "faultline: per-connection TCP facts are off: " + e);
+    }
+    // Falls back to the platform answer (an "unsupported" reader with the reason).
+    return TcpInfoReader.create();
+  }
+}

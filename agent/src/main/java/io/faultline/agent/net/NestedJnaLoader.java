@@ -1,0 +1,161 @@
+package io.faultline.agent.net;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
+import java.net.URLConnection;
+import java.net.URLStreamHandler;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.jar.JarEntry;
+import java.util.jar.JarInputStream;
+
+/**
+ * Loads JNA, unrelocated, from the jar nested in the agent jar, isolated from the application.
+ *
+ * <p>JNA cannot be relocated: its native library ({@code libjnidispatch}) binds the JNI functions
+ * {@code Java_com_sun_jna_Native_*} and looks up {@code com/sun/jna/...} classes by name. Nor can
+ * it sit in the agent jar as {@code com/sun/jna/*.class}: it would clash with an application's own
+ * JNA of another version. So the agent jar carries JNA's jar unchanged at {@value #RESOURCE}, and
+ * this loader defines, child-first, {@code com.sun.jna.*} from it and the few Faultline classes
+ * that call JNA (core's {@code LinuxTcpInfoReader}); everything else comes from the agent's loader.
+ * The native library is served as a resource ({@code com/sun/jna/linux-x86-64/libjnidispatch.so}
+ * inside the nested jar), which JNA copies to its temporary directory as it always does.
+ */
+final class NestedJnaLoader extends ClassLoader {
+
+  /** Where the agent jar keeps JNA's jar. */
+  static final String RESOURCE = "io/faultline/shaded/jna/jna.jar";
+
+  /** Faultline classes that must be defined here, next to JNA, to see it. */
+  static final String TCP_INFO_READER = "io.faultline.core.net.LinuxTcpInfoReader";
+
+  static {
+    ClassLoader.registerAsParallelCapable();
+  }
+
+  private final Map<String, byte[]> entries;
+  private final ClassLoader agentLoader;
+  private final URLStreamHandler handler = new EntryHandler();
+
+  private NestedJnaLoader(Map<String, byte[]> entries, ClassLoader agentLoader) {
+    super("faultline-jna", agentLoader);
+    this.entries = entries;
+    this.agentLoader = agentLoader;
+  }
+
+  /** A loader over the nested jar found in {@code agentLoader}; throws when it is not there. */
+  static NestedJnaLoader create(ClassLoader agentLoader) throws IOException {
+    Objects.requireNonNull(agentLoader, "agentLoader");
+    Map<String, byte[]> entries = new HashMap<>();
+    try (InputStream nested = agentLoader.getResourceAsStream(RESOURCE)) {
+      if (nested == null) {
+        throw new IOException(RESOURCE + " is not in the agent jar");
+      }
+      try (JarInputStream jar = new JarInputStream(nested)) {
+        for (JarEntry e = jar.getNextJarEntry(); e != null; e = jar.getNextJarEntry()) {
+          if (!e.isDirectory() && e.getName().startsWith("com/sun/jna/")) {
+            entries.put(e.getName(), jar.readAllBytes());
+          }
+        }
+      }
+    }
+    return new NestedJnaLoader(entries, agentLoader);
+  }
+
+  private static boolean isolated(String className) {
+    return className.startsWith("com.sun.jna.")
+        || className.equals(TCP_INFO_READER)
+        || className.startsWith(TCP_INFO_READER + "$");
+  }
+
+  @Override
+  protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+    if (!isolated(name)) {
+      return super.loadClass(name, resolve);
+    }
+    synchronized (getClassLoadingLock(name)) {
+      Class<?> loaded = findLoadedClass(name);
+      if (loaded == null) {
+        loaded = findClass(name);
+      }
+      if (resolve) {
+        resolveClass(loaded);
+      }
+      return loaded;
+    }
+  }
+
+  @Override
+  protected Class<?> findClass(String name) throws ClassNotFoundException {
+    String path = name.replace('.', '/') + ".class";
+    byte[] bytes = entries.get(path);
+    if (bytes == null && isolated(name) && !name.startsWith("com.sun.jna.")) {
+      bytes = readFromAgent(path);
+    }
+    if (bytes == null) {
+      throw new ClassNotFoundException(name);
+    }
+    return defineClass(name, bytes, 0, bytes.length);
+  }
+
+  private byte[] readFromAgent(String path) {
+    try (InputStream in = agentLoader.getResourceAsStream(path)) {
+      return in == null ? null : in.readAllBytes();
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  @Override
+  public URL getResource(String name) {
+    String path = name.startsWith("/") ? name.substring(1) : name;
+    if (entries.containsKey(path)) {
+      try {
+        return new URL("faultline-jna", "", -1, "/" + path, handler);
+      } catch (IOException e) {
+        return null;
+      }
+    }
+    return path.startsWith("com/sun/jna/") ? null : super.getResource(name);
+  }
+
+  @Override
+  public InputStream getResourceAsStream(String name) {
+    String path = name.startsWith("/") ? name.substring(1) : name;
+    byte[] bytes = entries.get(path);
+    if (bytes != null) {
+      return new ByteArrayInputStream(bytes);
+    }
+    return path.startsWith("com/sun/jna/") ? null : super.getResourceAsStream(name);
+  }
+
+  /** Serves {@code faultline-jna:/path} URLs from the nested jar's entries. */
+  private final class EntryHandler extends URLStreamHandler {
+    @Override
+    protected URLConnection openConnection(URL url) throws IOException {
+      byte[] bytes = entries.get(url.getPath().substring(1));
+      if (bytes == null) {
+        throw new IOException("no entry " + url.getPath() + " in the nested JNA jar");
+      }
+      return new URLConnection(url) {
+        @Override
+        public void connect() {
+          connected = true;
+        }
+
+        @Override
+        public InputStream getInputStream() {
+          return new ByteArrayInputStream(bytes);
+        }
+
+        @Override
+        public long getContentLengthLong() {
+          return bytes.length;
+        }
+      };
+    }
+  }
+}

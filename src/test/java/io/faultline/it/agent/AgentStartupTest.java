@@ -1,0 +1,140 @@
+package io.faultline.it.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The agent in a real child JVM, on every available JDK, with kafka-clients and jOOQ absent and
+ * present on the application's class path: the application runs, and the endpoint serves {@code
+ * /metrics}, {@code /faultline/findings}, {@code /faultline/agent} and the status page.
+ */
+class AgentStartupTest {
+
+  static Stream<Arguments> jdksAndLibraries() {
+    List<Arguments> cases = new ArrayList<>();
+    for (Jdk jdk : Jdk.available()) {
+      cases.add(Arguments.of(jdk, false));
+      cases.add(Arguments.of(jdk, true));
+    }
+    return cases.stream();
+  }
+
+  @ParameterizedTest(name = "{0}, kafka and jOOQ present: {1}")
+  @MethodSource("jdksAndLibraries")
+  void startsServesAndExitsCleanly(Jdk jdk, boolean librariesPresent) throws Exception {
+    int port = Http.freePort();
+    ChildJvm child = ChildJvm.on(jdk).agentArgs("prometheus.port=" + port);
+    List<String> load = new ArrayList<>();
+    if (librariesPresent) {
+      child.classPath(ChildJvm.jarOf(org.apache.kafka.clients.producer.KafkaProducer.class));
+      child.classPath(ChildJvm.jarOf(org.jooq.DSLContext.class));
+      child.classPath(ChildJvm.jarOf(org.slf4j.Logger.class));
+      child.classPath(ChildJvm.jarOf(org.reactivestreams.Publisher.class));
+      child.classPath(ChildJvm.jarOf(io.r2dbc.spi.ConnectionFactory.class));
+      load.add("org.apache.kafka.clients.producer.ProducerConfig");
+      load.add("org.jooq.impl.DSL");
+    }
+    try (ChildJvm.Running running =
+        child.start("io.faultline.it.agent.app.WaitingApp", load.toArray(String[]::new))) {
+      String base = "http://127.0.0.1:" + port;
+      Http.awaitBodyContaining(
+          base + "/faultline/findings", "child-app test", Duration.ofSeconds(30));
+      HttpResponse<String> metrics = Http.awaitOk(base + "/metrics", Duration.ofSeconds(10));
+      assertThat(metrics.headers().firstValue("Content-Type").orElse("")).startsWith("text/plain");
+      assertThat(metrics.body())
+          .contains(
+              "faultline_findings_active_findings{id=\"TCP_WINDOW_SCALING_DISABLED\",severity=\"CRITICAL\"} 1.0")
+          .contains("# HELP faultline_findings_raised");
+
+      HttpResponse<String> findings =
+          Http.awaitOk(base + "/faultline/findings", Duration.ofSeconds(10));
+      assertThat(findings.body())
+          .startsWith("{\"findings\":[")
+          .contains("\"id\":\"TCP_WINDOW_SCALING_DISABLED\"", "\"subject\":\"child-app test\"");
+
+      HttpResponse<String> agent = Http.awaitOk(base + "/faultline/agent", Duration.ofSeconds(10));
+      assertThat(agent.body()).contains("\"errors\":0", "\"socketFds\":\"available\"");
+
+      HttpResponse<String> page = Http.awaitOk(base + "/", Duration.ofSeconds(10));
+      assertThat(page.body())
+          .contains(
+              "<h2>Active findings</h2>", "TCP_WINDOW_SCALING_DISABLED", "<h2>Host doctor</h2>")
+          .contains("Broker connections (test section)", "on &lt;script&gt;")
+          .doesNotContain("<script>");
+      assertThat(Http.get(base + "/nope").statusCode()).isEqualTo(404);
+
+      running.send("stop");
+      ChildJvm.Result result = running.awaitExit(30).assertCleanExit();
+      assertThat(result.stdout()).contains("ready port=" + port, "bye");
+      if (librariesPresent) {
+        assertThat(result.stdout())
+            .contains(
+                "loaded org.apache.kafka.clients.producer.ProducerConfig",
+                "loaded org.jooq.impl.DSL");
+      }
+      assertThat(result.stderr()).doesNotContain("faultline: ERROR", "Exception");
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("jdks")
+  void portAlreadyTakenIsAMessageAndTheApplicationRuns(Jdk jdk) throws Exception {
+    try (java.net.ServerSocket taken =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      ChildJvm.Running running =
+          ChildJvm.on(jdk)
+              .agentArgs("prometheus.port=" + taken.getLocalPort())
+              .start("io.faultline.it.agent.app.WaitingApp");
+      running.send("stop");
+      ChildJvm.Result result = running.awaitExit(60).assertCleanExit();
+      assertThat(result.stdout()).contains("ready port=none", "bye");
+      assertThat(result.stderr())
+          .contains(
+              "faultline: cannot serve /metrics and the status page on 127.0.0.1:"
+                  + taken.getLocalPort())
+          .contains("The agent goes on without it.");
+    }
+  }
+
+  @org.junit.jupiter.api.Test
+  void dynamicAttachToARunningJvmStartsTheAgent() throws Exception {
+    int port = Http.freePort();
+    try (ChildJvm.Running running =
+        ChildJvm.on(Jdk.current())
+            .withoutAgent()
+            .start("io.faultline.it.agent.app.PlainWaitingApp")) {
+      com.sun.tools.attach.VirtualMachine vm = null;
+      for (int i = 0; i < 50 && vm == null; i++) {
+        try {
+          vm = com.sun.tools.attach.VirtualMachine.attach(String.valueOf(running.pid()));
+        } catch (com.sun.tools.attach.AttachNotSupportedException | java.io.IOException e) {
+          Thread.sleep(100); // the child's attach listener is not up yet
+        }
+      }
+      assertThat(vm).as("attached to the child").isNotNull();
+      try {
+        vm.loadAgent(ChildJvm.agentJar().toString(), "prometheus.port=" + port);
+      } finally {
+        vm.detach();
+      }
+      HttpResponse<String> agent =
+          Http.awaitOk("http://127.0.0.1:" + port + "/faultline/agent", Duration.ofSeconds(30));
+      assertThat(agent.body()).contains("\"errors\":0", "\"socketFds\":\"available\"");
+      running.send("stop");
+      ChildJvm.Result result = running.awaitExit(30).assertCleanExit();
+      assertThat(result.stdout()).contains("ready", "bye");
+    }
+  }
+
+  static Stream<Jdk> jdks() {
+    return Jdk.available().stream();
+  }
+}

@@ -1,0 +1,46 @@
+package io.faultline.it.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * TCP_INFO works inside the shaded agent: {@code sun.nio.ch} is opened by the agent (no {@code
+ * --add-opens} on the command line), and JNA, nested unrelocated in the jar, loads its native
+ * library from there while staying invisible to the application.
+ */
+class TcpInfoInShadedJarTest {
+
+  static Stream<Jdk> jdks() {
+    return Jdk.available().stream();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("jdks")
+  void readsTcpInfoOfALoopbackConnectionThroughTheAgent(Jdk jdk) {
+    ChildJvm.Result result =
+        ChildJvm.on(jdk)
+            .agentArgs("prometheus.port=0")
+            .run(60, "io.faultline.it.agent.app.TcpInfoApp")
+            .assertCleanExit();
+    assertThat(result.stdout())
+        .containsPattern("fd=\\d+\\n")
+        .contains("reader supported=true")
+        .containsPattern("tcpinfo state=ESTABLISHED rtt=\\d+")
+        .contains("jna loader=isolated");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("jdks")
+  void withoutTheAgentTheChannelDescriptorIsUnavailableWithTheReason(Jdk jdk) {
+    ChildJvm.Result result =
+        ChildJvm.on(jdk)
+            .withoutAgent()
+            .classPath(ChildJvm.agentJar())
+            .run(60, "io.faultline.it.agent.app.TcpInfoApp")
+            .assertCleanExit();
+    assertThat(result.stdout()).contains("fd=none", "java.base/sun.nio.ch is not opened");
+  }
+}
