@@ -1,18 +1,15 @@
 package io.faultline.it.servers;
 
-import com.zaxxer.hikari.HikariDataSource;
 import java.time.Duration;
-import javax.sql.DataSource;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 import org.testcontainers.utility.DockerImageName;
 
 /**
  * PostgreSQL from the project's own image, driven by Testcontainers' {@link PostgreSQLContainer}.
  */
-final class DockerPostgres implements PostgresServer {
+final class DockerPostgres extends PooledPostgresServer {
 
   private final PostgreSQLContainer container;
-  private final HikariDataSource pool;
 
   DockerPostgres() {
     DockerImageName image =
@@ -24,7 +21,7 @@ final class DockerPostgres implements PostgresServer {
             .withPassword("faultline");
     container.withStartupTimeout(Duration.ofMinutes(2));
     container.start();
-    this.pool = newPool(c -> c.setPoolName("faultline-it"));
+    openPool();
   }
 
   @Override
@@ -43,18 +40,7 @@ final class DockerPostgres implements PostgresServer {
   }
 
   @Override
-  public int majorVersion() {
-    return 15;
-  }
-
-  @Override
-  public DataSource dataSource() {
-    return pool;
-  }
-
-  @Override
-  public void close() {
-    pool.close();
+  protected void stopServer() {
     container.stop();
   }
 }

@@ -1,17 +1,14 @@
 package io.faultline.it.servers;
 
-import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
-import javax.sql.DataSource;
 
 /** A real PostgreSQL server started from zonky's embedded binaries on 127.0.0.1. */
-final class EmbeddedPostgresServer implements PostgresServer {
+final class EmbeddedPostgresServer extends PooledPostgresServer {
 
   private final EmbeddedPostgres postgres;
-  private final HikariDataSource pool;
 
   EmbeddedPostgresServer() {
     try {
@@ -25,7 +22,7 @@ final class EmbeddedPostgresServer implements PostgresServer {
     } catch (IOException e) {
       throw new UncheckedIOException("could not start embedded PostgreSQL", e);
     }
-    this.pool = newPool(c -> c.setPoolName("faultline-it"));
+    openPool();
   }
 
   @Override
@@ -44,18 +41,7 @@ final class EmbeddedPostgresServer implements PostgresServer {
   }
 
   @Override
-  public int majorVersion() {
-    return 15;
-  }
-
-  @Override
-  public DataSource dataSource() {
-    return pool;
-  }
-
-  @Override
-  public void close() {
-    pool.close();
+  protected void stopServer() {
     try {
       postgres.close();
     } catch (IOException e) {
