@@ -162,6 +162,11 @@ final class ChildJvm {
           });
     }
 
+    /** Whether the child is still running. */
+    boolean isAlive() {
+      return process.isAlive();
+    }
+
     /** The child's process id. */
     long pid() {
       return process.pid();

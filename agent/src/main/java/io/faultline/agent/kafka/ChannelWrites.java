@@ -1,0 +1,34 @@
+package io.faultline.agent.kafka;
+
+/**
+ * Carries the client whose {@code Selector.write} is running to the {@code KafkaChannel.write()}
+ * advice inside it, which sees only the channel: set on entry of {@code Selector.write}, cleared on
+ * its exit, on the same thread.
+ */
+public final class ChannelWrites {
+
+  private static final ThreadLocal<KafkaClient> CURRENT = new ThreadLocal<>();
+
+  private ChannelWrites() {}
+
+  /** {@code Selector.write} of {@code client} starts. */
+  public static void begin(KafkaClient client) {
+    CURRENT.set(client);
+  }
+
+  /** {@code Selector.write} ended. */
+  public static void end() {
+    CURRENT.remove();
+  }
+
+  /** {@code KafkaChannel.write()} handed {@code bytes} to the socket of {@code node}. */
+  public static void written(String node, long bytes, long now) {
+    if (bytes <= 0) {
+      return;
+    }
+    KafkaClient client = CURRENT.get();
+    if (client != null) {
+      client.bytesWritten(node, now);
+    }
+  }
+}

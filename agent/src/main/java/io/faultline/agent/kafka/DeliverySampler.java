@@ -1,0 +1,134 @@
+package io.faultline.agent.kafka;
+
+import io.faultline.core.net.Outcome;
+import io.faultline.core.net.TcpInfo;
+import io.faultline.core.net.TcpInfoReader;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Watches, while a send is outstanding, when the broker's TCP acknowledges the bytes a client
+ * handed to its socket: one daemon thread reads {@code tcpi_bytes_acked} of the connections that
+ * wait for delivery about every {@value #PERIOD_MICROS} µs and records each change with its time in
+ * the connection's {@link Probe}. The client's own I/O thread drains the probe into its phase
+ * tracker at its next event, so the tracker stays on that thread as kafka-guard requires. Idle (no
+ * connection waiting) the thread is parked and costs nothing.
+ */
+final class DeliverySampler {
+
+  static final long PERIOD_MICROS = 500;
+  private static final int CAPACITY = 64;
+
+  /** One connection's socket and the acknowledgement changes seen since the last drain. */
+  static final class Probe {
+    private final int fd;
+    private final long[] acked = new long[CAPACITY];
+    private final long[] at = new long[CAPACITY];
+    private int count;
+    private long lastAcked = -1;
+    private volatile boolean failed;
+
+    Probe(int fd) {
+      this.fd = fd;
+    }
+
+    /** Whether TCP_INFO could not be read on this socket (delivery is then merged). */
+    boolean failed() {
+      return failed;
+    }
+
+    synchronized void record(long bytesAcked, long nanos) {
+      if (bytesAcked == lastAcked) {
+        return;
+      }
+      lastAcked = bytesAcked;
+      if (count == CAPACITY) {
+        // Keep the newest: a later acknowledgement covers every earlier request as well.
+        System.arraycopy(acked, 1, acked, 0, CAPACITY - 1);
+        System.arraycopy(at, 1, at, 0, CAPACITY - 1);
+        count--;
+      }
+      acked[count] = bytesAcked;
+      at[count] = nanos;
+      count++;
+    }
+
+    /** Hands the recorded changes, oldest first, to {@code sink} and forgets them. */
+    synchronized void drain(Sink sink) {
+      for (int i = 0; i < count; i++) {
+        sink.sample(acked[i], at[i]);
+      }
+      count = 0;
+    }
+  }
+
+  /** Receives drained samples. */
+  interface Sink {
+    void sample(long bytesAcked, long nanos);
+  }
+
+  private final TcpInfoReader reader;
+  private final Set<Probe> waiting = ConcurrentHashMap.newKeySet();
+  private volatile Thread thread;
+
+  DeliverySampler(TcpInfoReader reader) {
+    this.reader = reader;
+  }
+
+  /** Samples {@code probe} until {@link #stop} for it; called on the client's thread. */
+  void watch(Probe probe) {
+    if (probe.failed || !waiting.add(probe)) {
+      return;
+    }
+    Thread t = thread;
+    if (t == null) {
+      t = startThread();
+    }
+    LockSupport.unpark(t);
+  }
+
+  /** Stops sampling {@code probe}. */
+  void stop(Probe probe) {
+    waiting.remove(probe);
+  }
+
+  private synchronized Thread startThread() {
+    if (thread == null) {
+      Thread t = new Thread(this::run, "faultline-kafka-delivery");
+      t.setDaemon(true);
+      thread = t;
+      t.start();
+    }
+    return thread;
+  }
+
+  private void run() {
+    while (true) {
+      try {
+        if (waiting.isEmpty()) {
+          LockSupport.park(this);
+          continue;
+        }
+        for (Probe probe : waiting) {
+          sample(probe);
+        }
+        LockSupport.parkNanos(PERIOD_MICROS * 1000);
+      } catch (Throwable e) {
+        // Never let the sampler die silently on a surprise; the probes that fail are marked.
+        LockSupport.parkNanos(1_000_000L);
+      }
+    }
+  }
+
+  private void sample(Probe probe) {
+    Outcome<TcpInfo> info = reader.read(probe.fd);
+    long now = System.nanoTime();
+    if (!info.isAvailable() || info.value().orElseThrow().bytesAcked().isEmpty()) {
+      probe.failed = true;
+      waiting.remove(probe);
+      return;
+    }
+    probe.record(info.value().orElseThrow().bytesAcked().getAsLong(), now);
+  }
+}

@@ -1,0 +1,366 @@
+package io.faultline.agent.kafka;
+
+import io.faultline.core.net.Outcome;
+import io.faultline.core.net.SocketFds;
+import io.faultline.kafka.ClientType;
+import io.faultline.kafka.connection.BrokerConnection;
+import io.faultline.kafka.phase.ClientPhases;
+import io.faultline.kafka.reconnect.MeteredGateListener;
+import io.faultline.kafka.reconnect.ReconnectGate;
+import java.lang.ref.WeakReference;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.channels.SocketChannel;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * Faultline's state for one kafka-clients {@code NetworkClient} (one producer, consumer or admin
+ * client): its request phases, its reconnect gate, its sockets and the connections it registered
+ * with the {@code ConnectionMonitor}. Holds the client's objects only weakly, so a client the
+ * application drops is collected.
+ *
+ * <p>Threading: the event methods run on the thread that drives the {@code NetworkClient} (Kafka
+ * confines it to one thread at a time), as kafka-guard's phases and gate require; {@link
+ * #requestRecycle} comes from the sampler thread and is carried out by that thread at its next
+ * {@code poll}.
+ */
+public final class KafkaClient {
+
+  private final KafkaClients owner;
+  private final long serial;
+  private final WeakReference<Object> networkClient;
+  private final WeakReference<Object> selector;
+  private final WeakReference<Object> connectionStates;
+  private final String clientId;
+  private final ClientType type;
+  private final ClientPhases phases;
+  private final ReconnectGate gate;
+  private final MeteredGateListener gateListener;
+  private final Map<String, DeliverySampler.Probe> probes = new HashMap<>();
+  private final Map<String, Long> deniedUntil = new HashMap<>();
+  private final Map<String, String> connectionKeys = new ConcurrentHashMap<>();
+  private final Queue<String> recycleRequests = new ConcurrentLinkedQueue<>();
+  private volatile boolean closed;
+
+  KafkaClient(
+      KafkaClients owner,
+      long serial,
+      Object networkClient,
+      Object selector,
+      Object connectionStates,
+      String clientId,
+      ClientType type,
+      ClientPhases phases,
+      ReconnectGate gate,
+      MeteredGateListener gateListener) {
+    this.owner = owner;
+    this.serial = serial;
+    this.networkClient = new WeakReference<>(networkClient);
+    this.selector = new WeakReference<>(selector);
+    this.connectionStates = new WeakReference<>(connectionStates);
+    this.clientId = clientId == null ? "" : clientId;
+    this.type = type;
+    this.phases = phases;
+    this.gate = gate;
+    this.gateListener = gateListener;
+  }
+
+  boolean owns(Object selectorOrStates) {
+    return selectorOrStates != null
+        && (selector.get() == selectorOrStates || connectionStates.get() == selectorOrStates);
+  }
+
+  Object selector() {
+    return selector.get();
+  }
+
+  Object connectionStates() {
+    return connectionStates.get();
+  }
+
+  /** The {@code NetworkClient}, while the application holds it. */
+  public Object networkClient() {
+    return networkClient.get();
+  }
+
+  /** The client's {@code client.id}. */
+  public String clientId() {
+    return clientId;
+  }
+
+  /** The client's kind. */
+  public ClientType type() {
+    return type;
+  }
+
+  /** This client's monitor key of {@code nodeId}: unique even when client ids repeat. */
+  String connectionKey(String nodeId) {
+    return clientId + "#" + serial + "/" + nodeId;
+  }
+
+  // ---- request phases (client thread) ----
+
+  /** {@code NetworkClient.doSend}: a request was created and handed to the selector. */
+  public void requestCreated(
+      String node, int correlation, short apiKey, boolean expectResponse, long now) {
+    if (phases != null) {
+      phases.requestCreated(node, correlation, apiKey, expectResponse, now);
+    }
+  }
+
+  /** {@code KafkaChannel.write()} wrote bytes. */
+  public void bytesWritten(String node, long now) {
+    if (phases != null) {
+      phases.bytesWritten(node, now);
+    }
+  }
+
+  /** {@code Selector.write} completed a send of {@code size} bytes. */
+  public void sendCompleted(String node, long size, long now) {
+    if (phases == null) {
+      return;
+    }
+    phases.sendCompleted(node, size, now);
+    watchDelivery(node);
+  }
+
+  /** The first read of a response ({@code Selector.attemptRead}). */
+  public void responseStarted(String node, long now) {
+    if (phases == null) {
+      return;
+    }
+    drainDelivery(node);
+    phases.responseStarted(node, now);
+  }
+
+  /** {@code Selector.addToCompletedReceives}: a response completed. */
+  public void responseCompleted(String node, int correlation, long now) {
+    if (phases == null) {
+      return;
+    }
+    drainDelivery(node);
+    long latency = phases.responseCompleted(node, correlation, now);
+    if (latency > owner.slowRequestNanos()) {
+      owner.sampleSoon(connectionKey(node));
+    }
+  }
+
+  private void watchDelivery(String node) {
+    DeliverySampler.Probe probe = probes.get(node);
+    if (probe == null) {
+      return;
+    }
+    drainDelivery(node);
+    if (phases.awaitingDelivery(node)) {
+      owner.deliverySampler().watch(probe);
+    }
+  }
+
+  private void drainDelivery(String node) {
+    DeliverySampler.Probe probe = probes.get(node);
+    if (probe == null) {
+      return;
+    }
+    if (probe.failed()) {
+      phases.tracker(node).deliveryUnobservable();
+      probes.remove(node);
+      return;
+    }
+    probe.drain((acked, at) -> phases.tcpSample(node, acked, at));
+    if (!phases.awaitingDelivery(node)) {
+      owner.deliverySampler().stop(probe);
+    }
+  }
+
+  // ---- connections (client thread) ----
+
+  /**
+   * {@code Selector.buildAndAttachKafkaChannel}: the socket of {@code node}'s new connection. The
+   * byte count of its phases starts over and delivery is sampled through its descriptor.
+   */
+  public void phasesChannelOpened(String node, SocketChannel channel) {
+    if (phases == null) {
+      return;
+    }
+    stopProbe(node);
+    phases.connectionClosed(node); // a new connection: the byte count starts over
+    Outcome<Integer> fd = SocketFds.ofChannel(channel);
+    if (fd.isAvailable() && owner.deliveryObservable()) {
+      probes.put(node, new DeliverySampler.Probe(fd.value().orElseThrow()));
+    } else {
+      phases.tracker(node).deliveryUnobservable();
+    }
+  }
+
+  /**
+   * {@code Selector.close(KafkaChannel, CloseMode)}: what was in flight to {@code node} is gone.
+   */
+  public void phasesChannelClosed(String node) {
+    stopProbe(node);
+    if (phases != null) {
+      phases.connectionClosed(node);
+    }
+  }
+
+  private void stopProbe(String node) {
+    DeliverySampler.Probe probe = probes.remove(node);
+    if (probe != null) {
+      owner.deliverySampler().stop(probe);
+    }
+  }
+
+  /**
+   * {@code Selector.buildAndAttachKafkaChannel}: registers {@code node}'s new connection with the
+   * connection monitor (gauges, findings, recycling).
+   */
+  public void monitorChannelOpened(String node, SocketChannel channel) {
+    Outcome<Integer> fd = SocketFds.ofChannel(channel);
+    InetSocketAddress remote = remoteOf(channel);
+    String key = connectionKey(node);
+    connectionKeys.put(node, key);
+    owner.connectionOpened(
+        key,
+        this,
+        node,
+        new BrokerConnection(
+            type,
+            clientId,
+            node,
+            remote,
+            () -> channel.isOpen() ? fd : Outcome.unavailable("the connection is closed"),
+            owner.tcpInfoReader()));
+  }
+
+  private static InetSocketAddress remoteOf(SocketChannel channel) {
+    try {
+      SocketAddress address = channel.getRemoteAddress();
+      if (address instanceof InetSocketAddress inet) {
+        return inet;
+      }
+    } catch (java.io.IOException | RuntimeException e) {
+      // not connected yet and no address known: reported as unresolved below
+    }
+    return InetSocketAddress.createUnresolved("unknown", 0);
+  }
+
+  /** {@code Selector.close(KafkaChannel, CloseMode)}: the monitor stops watching it. */
+  public void monitorChannelClosed(String node) {
+    String key = connectionKeys.remove(node);
+    if (key != null) {
+      owner.connectionClosed(key);
+    }
+  }
+
+  /** Asks the client's thread to close {@code node}'s connection at its next poll. */
+  boolean requestRecycle(String node) {
+    if (closed || networkClient.get() == null) {
+      return false;
+    }
+    recycleRequests.add(node);
+    return true;
+  }
+
+  /** The nodes to disconnect now (the recycle requests since the last call); client thread. */
+  public List<String> takeRecycleRequests() {
+    if (recycleRequests.isEmpty()) {
+      return List.of();
+    }
+    List<String> nodes = new java.util.ArrayList<>();
+    for (String n; (n = recycleRequests.poll()) != null; ) {
+      nodes.add(n);
+    }
+    return nodes;
+  }
+
+  // ---- the reconnect gate (client thread) ----
+
+  /**
+   * {@code NetworkClient.initiateConnect}: whether to go ahead. A denied initiation is remembered,
+   * so {@link #connectDelayNanos} makes Kafka report the node not connectable for that long.
+   */
+  public boolean admitConnect(String node, long now) {
+    if (gate == null) {
+      return true;
+    }
+    long wait = gate.admit(node, now);
+    if (wait <= 0) {
+      deniedUntil.remove(node);
+      return true;
+    }
+    deniedUntil.put(node, now + wait);
+    return false;
+  }
+
+  /** Nanoseconds the gate still holds {@code node} back; 0 when it does not. */
+  public long connectDelayNanos(String node, long now) {
+    if (deniedUntil.isEmpty()) {
+      return 0;
+    }
+    Long until = deniedUntil.get(node);
+    if (until == null) {
+      return 0;
+    }
+    long left = until - now;
+    if (left <= 0) {
+      deniedUntil.remove(node);
+      return 0;
+    }
+    return left;
+  }
+
+  /** {@code ClusterConnectionStates.ready}/{@code checkingApiVersions}: connected. */
+  public void nodeConnected(String node, long now) {
+    if (gate != null) {
+      gate.connected(node, now);
+    }
+  }
+
+  /** {@code ClusterConnectionStates.disconnected}: lost or failed. */
+  public void nodeDisconnected(String node, long now) {
+    if (gate != null) {
+      gate.disconnected(node, now);
+    }
+  }
+
+  // ---- life cycle ----
+
+  ClientPhases phases() {
+    return phases;
+  }
+
+  /** {@code NetworkClient.close()}: forget the client and remove its meters and connections. */
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    for (DeliverySampler.Probe probe : probes.values()) {
+      owner.deliverySampler().stop(probe);
+    }
+    probes.clear();
+    for (String key : connectionKeys.values()) {
+      owner.connectionClosed(key);
+    }
+    connectionKeys.clear();
+    owner.clientClosed(this);
+    if (phases != null) {
+      phases.close();
+    }
+    if (gateListener != null) {
+      gateListener.close();
+    }
+  }
+
+  boolean closed() {
+    return closed;
+  }
+
+  long serial() {
+    return serial;
+  }
+}

@@ -1,0 +1,293 @@
+package io.faultline.agent.kafka;
+
+import io.faultline.agent.AgentRuntime;
+import io.faultline.agent.net.AgentTcpInfo;
+import io.faultline.core.config.FaultlineConfig;
+import io.faultline.core.net.TcpInfoReader;
+import io.faultline.kafka.ClientType;
+import io.faultline.kafka.KafkaConfigKeys;
+import io.faultline.kafka.connection.BrokerConnection;
+import io.faultline.kafka.connection.ConnectionMonitor;
+import io.faultline.kafka.connection.Recycler;
+import io.faultline.kafka.phase.ClientPhases;
+import io.faultline.kafka.phase.TransmitBoundDetector;
+import io.faultline.kafka.reconnect.ConnectAdmission;
+import io.faultline.kafka.reconnect.MeteredGateListener;
+import io.faultline.kafka.reconnect.ReconnectGate;
+import io.faultline.kafka.reconnect.StaggerSettings;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The Kafka clients of this JVM as the agent's advice sees them: finds (or creates) the {@link
+ * KafkaClient} of a {@code NetworkClient}, {@code Selector} or {@code ClusterConnectionStates}, and
+ * holds what is shared per JVM — the {@link ConnectionMonitor} with its recycler, the process-wide
+ * connect admission, the delivery sampler, and the periodic {@code KAFKA_TRANSMIT_BOUND} check.
+ *
+ * <p>Advice calls {@link #forSelector}/{@link #forStates} on every event; the last client seen by
+ * the calling thread is cached, so the usual lookup is one thread-local read and a reference
+ * comparison. Clients are found by identity among the few live ones.
+ */
+public final class KafkaClients {
+
+  private static final System.Logger LOG = System.getLogger(KafkaClients.class.getName());
+  private static volatile KafkaClients instance;
+
+  private final AgentRuntime runtime;
+  private final FaultlineConfig config;
+  private final boolean phasesOn;
+  private final boolean staggerOn;
+  private final long slowRequestNanos;
+  private final TransmitBoundDetector transmitBound;
+  private final ConnectAdmission admission;
+  private final TcpInfoReader tcpInfoReader;
+  private final boolean deliveryObservable;
+  private final DeliverySampler deliverySampler;
+  private final ConnectionMonitor monitor;
+  private final List<KafkaClient> clients = new ArrayList<>();
+  private final Map<String, KafkaClient> byConnectionKey = new ConcurrentHashMap<>();
+  private final Map<String, BrokerConnection> connections = new ConcurrentHashMap<>();
+  private final AtomicLong serials = new AtomicLong();
+  private final ThreadLocal<KafkaClient> lastSeen = new ThreadLocal<>();
+
+  private KafkaClients(AgentRuntime runtime) {
+    this.runtime = runtime;
+    this.config = runtime.config();
+    this.phasesOn = config.isFeatureEnabled(KafkaConfigKeys.PHASES_FEATURE);
+    this.staggerOn = config.isFeatureEnabled(KafkaConfigKeys.STAGGER_FEATURE);
+    this.slowRequestNanos = config.get(KafkaConfigKeys.PHASES_SLOW_REQUEST).toNanos();
+    this.transmitBound =
+        new TransmitBoundDetector(config.get(KafkaConfigKeys.PHASES_TRANSMIT_BOUND_THRESHOLD), 3);
+    this.admission =
+        new ConnectAdmission(config.get(KafkaConfigKeys.STAGGER_MAX_CONNECTS_PER_SECOND));
+    this.tcpInfoReader = AgentTcpInfo.reader();
+    this.deliveryObservable =
+        tcpInfoReader.isSupported() && runtime.socketFdsUnavailable().isEmpty();
+    this.deliverySampler = new DeliverySampler(tcpInfoReader);
+    this.monitor =
+        new ConnectionMonitor(
+            runtime.findings(),
+            new Recycler(Recycler.Policy.from(config), this::recycle),
+            runtime.meters(),
+            System::nanoTime);
+    Duration interval = config.get(KafkaConfigKeys.TCP_INTERVAL);
+    if (config.isFeatureEnabled(KafkaConfigKeys.TCP_FEATURE)) {
+      monitor.start(interval);
+    }
+    long millis = Math.max(1000, interval.toMillis());
+    runtime
+        .scheduler()
+        .scheduleWithFixedDelay(this::checkTransmitBound, millis, millis, TimeUnit.MILLISECONDS);
+    runtime.statusPage().add(new BrokerConnectionsSection(this));
+  }
+
+  /** The registry, created on first use; empty when no agent runs in this JVM. */
+  static KafkaClients get() {
+    KafkaClients k = instance;
+    if (k != null) {
+      return k;
+    }
+    synchronized (KafkaClients.class) {
+      if (instance == null) {
+        AgentRuntime runtime = AgentRuntime.current().orElse(null);
+        if (runtime == null) {
+          return null;
+        }
+        instance = new KafkaClients(runtime);
+      }
+      return instance;
+    }
+  }
+
+  /**
+   * The client of a {@code NetworkClient}, registered on first sight. Called from the {@code
+   * NetworkClient} advice, which sees all of its parts.
+   *
+   * @return the client, or {@code null} without an agent
+   */
+  public static KafkaClient register(
+      Object networkClient, Object selector, Object connectionStates, String clientId) {
+    KafkaClients k = get();
+    return k == null ? null : k.find(networkClient, selector, connectionStates, clientId);
+  }
+
+  /** The client that owns {@code selector}, or {@code null} when it has not been registered. */
+  public static KafkaClient forSelector(Object selector) {
+    KafkaClients k = instance;
+    return k == null ? null : k.find(null, selector, null, null);
+  }
+
+  /** The client that owns {@code connectionStates}, or {@code null}. */
+  public static KafkaClient forStates(Object connectionStates) {
+    KafkaClients k = instance;
+    return k == null ? null : k.find(null, null, connectionStates, null);
+  }
+
+  private KafkaClient find(
+      Object networkClient, Object selector, Object connectionStates, String clientId) {
+    Object probe = selector != null ? selector : connectionStates;
+    if (probe == null) {
+      return null;
+    }
+    KafkaClient last = lastSeen.get();
+    if (last != null && last.owns(probe) && !last.closed()) {
+      return last;
+    }
+    KafkaClient found = null;
+    synchronized (clients) {
+      for (int i = clients.size() - 1; i >= 0; i--) {
+        KafkaClient c = clients.get(i);
+        if (c.networkClient() == null) {
+          clients.remove(i); // collected without close(): forget it
+          continue;
+        }
+        if (c.owns(probe)) {
+          found = c;
+          break;
+        }
+      }
+      if (found == null && networkClient != null && selector != null) {
+        found = create(networkClient, selector, connectionStates, clientId);
+        clients.add(found);
+      }
+    }
+    if (found != null) {
+      lastSeen.set(found);
+    }
+    return found;
+  }
+
+  private KafkaClient create(
+      Object networkClient, Object selector, Object connectionStates, String clientId) {
+    ClientType type = ClientTypeDetector.of(selector, clientId);
+    ClientPhases phases =
+        phasesOn
+            ? new ClientPhases(runtime.meters(), type, clientId, deliveryObservable, transmitBound)
+            : null;
+    ReconnectGate gate = null;
+    MeteredGateListener listener = null;
+    if (staggerOn) {
+      listener = new MeteredGateListener(runtime.meters(), type);
+      gate =
+          new ReconnectGate(
+              StaggerSettings.forClient(config, type, Map.of()), admission, null, listener);
+    }
+    return new KafkaClient(
+        this,
+        serials.incrementAndGet(),
+        networkClient,
+        selector,
+        connectionStates,
+        clientId,
+        type,
+        phases,
+        gate,
+        listener);
+  }
+
+  // ---- shared services for KafkaClient ----
+
+  long slowRequestNanos() {
+    return slowRequestNanos;
+  }
+
+  boolean deliveryObservable() {
+    return deliveryObservable;
+  }
+
+  DeliverySampler deliverySampler() {
+    return deliverySampler;
+  }
+
+  TcpInfoReader tcpInfoReader() {
+    return tcpInfoReader;
+  }
+
+  void sampleSoon(String connectionKey) {
+    runtime.scheduler().execute(() -> monitor.sampleNow(connectionKey));
+  }
+
+  void connectionOpened(String key, KafkaClient client, String node, BrokerConnection connection) {
+    byConnectionKey.put(key, client);
+    connections.put(key, connection);
+    monitor.add(key, connection);
+  }
+
+  void connectionClosed(String key) {
+    byConnectionKey.remove(key);
+    connections.remove(key);
+    monitor.remove(key);
+  }
+
+  void clientClosed(KafkaClient client) {
+    synchronized (clients) {
+      clients.remove(client);
+    }
+    if (lastSeen.get() == client) {
+      lastSeen.remove();
+    }
+    runtime.findings().replaceAll(transmitBoundSource(client), List.of());
+  }
+
+  /** The broker connections watched now, by monitor key. */
+  Map<String, BrokerConnection> connections() {
+    return Map.copyOf(connections);
+  }
+
+  /** The live clients. */
+  Collection<KafkaClient> clients() {
+    synchronized (clients) {
+      return List.copyOf(clients);
+    }
+  }
+
+  AgentRuntime runtime() {
+    return runtime;
+  }
+
+  // The recycler's action: runs on the sampler thread, so it only asks the client's own thread.
+  private boolean recycle(String connectionKey, String reason) {
+    KafkaClient client = byConnectionKey.get(connectionKey);
+    if (client == null) {
+      return false;
+    }
+    String node = connectionKey.substring(connectionKey.lastIndexOf('/') + 1);
+    boolean asked = client.requestRecycle(node);
+    if (asked) {
+      LOG.log(
+          Level.WARNING,
+          "faultline: recycling the connection of Kafka client "
+              + client.clientId()
+              + " to node "
+              + node
+              + ": "
+              + reason);
+    }
+    return asked;
+  }
+
+  private void checkTransmitBound() {
+    try {
+      for (KafkaClient client : clients()) {
+        if (client.phases() != null) {
+          runtime
+              .findings()
+              .replaceAll(transmitBoundSource(client), client.phases().transmitBoundFindings());
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.log(Level.DEBUG, "faultline: KAFKA_TRANSMIT_BOUND check failed", e);
+    }
+  }
+
+  private static String transmitBoundSource(KafkaClient client) {
+    return "kafka.phases:" + client.serial();
+  }
+}
