@@ -10,6 +10,7 @@ import io.faultline.agent.instrumentation.AgentErrors;
 import io.faultline.agent.instrumentation.InstalledModule;
 import io.faultline.agent.instrumentation.InstrumentationInstaller;
 import io.faultline.agent.instrumentation.InstrumentationModule;
+import io.faultline.agent.net.ChurnTracking;
 import io.faultline.core.config.ConfigProblem;
 import io.faultline.core.config.FaultlineConfig;
 import io.faultline.core.finding.Findings;
@@ -86,6 +87,7 @@ final class AgentStarter {
             }
           });
       step(err, "installing instrumentation", () -> installModules(instrumentation, runtime));
+      step(err, "tracking connection churn", () -> ChurnTracking.start(runtime));
       if (config.isFeatureEnabled(AgentConfigKeys.MICROMETER_BRIDGE)) {
         step(
             err,

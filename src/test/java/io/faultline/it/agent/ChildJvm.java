@@ -27,6 +27,7 @@ final class ChildJvm {
   static final String ERRORS_AT_EXIT = "faultline: agent errors at exit";
 
   private final Path java;
+  private final List<String> prefix = new ArrayList<>();
   private final List<String> jvmOptions = new ArrayList<>();
   private final List<Path> classPath = new ArrayList<>();
   private final Map<String, String> environment = new HashMap<>();
@@ -88,6 +89,14 @@ final class ChildJvm {
     return this;
   }
 
+  /**
+   * Runs the JVM through {@code command} (e.g. {@code unshare --net ...}), which execs the rest.
+   */
+  ChildJvm prefix(String... command) {
+    prefix.addAll(List.of(command));
+    return this;
+  }
+
   ChildJvm option(String option) {
     jvmOptions.add(option);
     return this;
@@ -105,7 +114,7 @@ final class ChildJvm {
 
   /** The command line for {@code mainClass args}. */
   List<String> command(String mainClass, String... args) {
-    List<String> command = new ArrayList<>();
+    List<String> command = new ArrayList<>(prefix);
     command.add(java.toString());
     command.add("-Xshare:auto");
     command.add("-XX:TieredStopAtLevel=1");

@@ -4,6 +4,7 @@ import static net.bytebuddy.matcher.ElementMatchers.any;
 import static net.bytebuddy.matcher.ElementMatchers.isBootstrapClassLoader;
 import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
 import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
+import static net.bytebuddy.matcher.ElementMatchers.named;
 
 import io.faultline.core.config.FaultlineConfig;
 import java.lang.System.Logger.Level;
@@ -34,7 +35,9 @@ import net.bytebuddy.utility.JavaModule;
  * Installs the {@link InstrumentationModule}s: one Byte Buddy class-file transformer per enabled
  * module, all built from one base configuration (retransformation, no class-format changes, our own
  * and the JDK's classes ignored), so a module whose weave fails cannot take another module's advice
- * down with it.
+ * down with it. A module may opt in to JDK targets ({@link
+ * InstrumentationModule#bootstrapClasses()}); only its own transformer then looks at bootstrap
+ * classes.
  */
 public final class InstrumentationInstaller {
 
@@ -111,11 +114,13 @@ public final class InstrumentationInstaller {
 
   private void installOne(InstalledModule entry) {
     InstrumentationModule module = entry.module();
+    List<String> bridge = module.bootstrapClasses();
+    if (!bridge.isEmpty()) {
+      installBootstrapModule(entry, bridge);
+      return;
+    }
     AgentBuilder.Ignored base =
-        new AgentBuilder.Default()
-            .disableClassFormatChanges()
-            .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
-            .with(new ModuleListener(entry))
+        baseBuilder(entry, AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.SinglePass.INSTANCE)
             .ignore(
                 nameStartsWith("io.faultline.")
                     .or(nameStartsWith("net.bytebuddy."))
@@ -131,9 +136,79 @@ public final class InstrumentationInstaller {
       builder =
           builder
               .type(type.typeMatcher(), seesAgent)
-              .transform(new AdviceTransformer(entry, type, agentLoader));
+              .transform(
+                  new AdviceTransformer(
+                      entry, type, agentLoader, MethodInvocation.invoke(agentErrorsHandler())));
     }
     builder.installOn(instrumentation);
+  }
+
+  /**
+   * A module that opted in to JDK targets ({@link InstrumentationModule#bootstrapClasses()}): its
+   * bridge goes on the bootstrap class path first (no bridge, no weave: the advice would not link),
+   * then its types are matched in the bootstrap loader only and the already-loaded ones are
+   * retransformed.
+   */
+  private void installBootstrapModule(InstalledModule entry, List<String> bridge) {
+    String failure = BootstrapBridge.install(instrumentation, agentLoader, bridge);
+    if (failure != null) {
+      if (entry.moduleSwitch().turnOff(ModuleSwitch.State.INCOMPATIBLE, failure)) {
+        LOG.log(
+            Level.WARNING,
+            "faultline: instrumentation module " + entry.name() + " is off: " + failure);
+      }
+      return;
+    }
+    // Reiterating: a target loaded while another one is being retransformed (on JDK 25,
+    // java.net.Socket during sun.nio.ch.SocketChannelImpl) is skipped by the transformer's
+    // circularity lock, so the loaded classes are scanned again until no new one appears.
+    AgentBuilder builder =
+        baseBuilder(entry, AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.Reiterating.INSTANCE)
+            .ignore(
+                nameStartsWith("io.faultline.")
+                    .or(nameStartsWith("net.bytebuddy."))
+                    .or(isSynthetic()));
+    StackManipulation handler = bootstrapErrorsHandler();
+    for (TypeInstrumentation type : entry.module().types()) {
+      builder =
+          builder
+              .type(type.typeMatcher(), isBootstrapClassLoader())
+              .transform(new AdviceTransformer(entry, type, agentLoader, handler));
+    }
+    builder.installOn(instrumentation);
+  }
+
+  private static AgentBuilder baseBuilder(
+      InstalledModule entry, AgentBuilder.RedefinitionStrategy.DiscoveryStrategy discovery) {
+    return new AgentBuilder.Default()
+        .disableClassFormatChanges()
+        .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+        .with(discovery)
+        .with(new ModuleListener(entry));
+  }
+
+  /** Woven after ordinary advice: {@code AgentErrors.suppressed(<the throwable>, "<module>")}. */
+  private static MethodDescription agentErrorsHandler() {
+    try {
+      return new MethodDescription.ForLoadedMethod(
+          AgentErrors.class.getMethod("suppressed", Throwable.class, String.class));
+    } catch (NoSuchMethodException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Woven after bootstrap advice: {@code BootstrapErrors.suppressed(<the throwable>, "<module>")},
+   * described from the agent jar's class file so it is not loaded here.
+   */
+  private StackManipulation bootstrapErrorsHandler() {
+    return MethodInvocation.invoke(
+        TypePool.Default.of(ClassFileLocator.ForClassLoader.of(agentLoader))
+            .describe(BootstrapBridge.ERRORS_CLASS)
+            .resolve()
+            .getDeclaredMethods()
+            .filter(named("suppressed"))
+            .getOnly());
   }
 
   /** Whether the class loader of a target resolves our classes to the agent's own. */
@@ -179,21 +254,17 @@ public final class InstrumentationInstaller {
     private final Map<String, Advice> adviceCache = new ConcurrentHashMap<>();
     private final StackManipulation exceptionHandler;
 
-    AdviceTransformer(InstalledModule entry, TypeInstrumentation type, ClassLoader agentLoader) {
+    /** {@code errorCall} takes (Throwable, String module); it is woven after every advice. */
+    AdviceTransformer(
+        InstalledModule entry,
+        TypeInstrumentation type,
+        ClassLoader agentLoader,
+        StackManipulation errorCall) {
       this.entry = entry;
       this.type = type;
       this.locator = ClassFileLocator.ForClassLoader.of(agentLoader);
-      try {
-        // Woven after every advice: AgentErrors.suppressed(<the throwable>, "<module>").
-        this.exceptionHandler =
-            new StackManipulation.Compound(
-                new TextConstant(entry.name()),
-                MethodInvocation.invoke(
-                    new MethodDescription.ForLoadedMethod(
-                        AgentErrors.class.getMethod("suppressed", Throwable.class, String.class))));
-      } catch (NoSuchMethodException e) {
-        throw new IllegalStateException(e);
-      }
+      this.exceptionHandler =
+          new StackManipulation.Compound(new TextConstant(entry.name()), errorCall);
     }
 
     @Override

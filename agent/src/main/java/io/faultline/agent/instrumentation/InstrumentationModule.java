@@ -47,6 +47,19 @@ public interface InstrumentationModule {
   /** The types to weave and the advice for each. */
   List<TypeInstrumentation> types();
 
+  /**
+   * Opt-in for modules whose targets are JDK ({@code java.base}) classes, which every other module
+   * ignores: the names of the bridge classes its advice calls (public, JDK types only, e.g. {@code
+   * io.faultline.bootstrap.ConnectHook}). They are put on the bootstrap class path before the
+   * module is woven, its types are matched only in the bootstrap loader, and its advice reports
+   * suppressed throwables through {@code io.faultline.bootstrap.BootstrapErrors} instead of {@link
+   * AgentErrors} (which such advice cannot see). Such advice cannot read a {@link ModuleSwitch}
+   * either: the agent code behind the bridge checks it. Empty (the default) for ordinary modules.
+   */
+  default List<String> bootstrapClasses() {
+    return List.of();
+  }
+
   /** The switch its advice reads; the same instance as {@code ModuleSwitch.of(name())}. */
   default ModuleSwitch moduleSwitch() {
     return ModuleSwitch.of(name());

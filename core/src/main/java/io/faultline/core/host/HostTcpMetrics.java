@@ -90,7 +90,10 @@ public final class HostTcpMetrics implements MeterBinder, AutoCloseable {
 
   private Gauge.Builder<HostTcpMetrics> gauge(
       String suffix, String description, ToDoubleFunction<HostTcpMetrics> f) {
+    // Strong: callers bind and drop this binder, and a weakly held one made every meter NaN after
+    // the first GC; the gauges keep it (and so the function counters' object) alive.
     return Gauge.builder("faultline.host.tcp." + suffix, this, f)
+        .strongReference(true)
         .description(description)
         .baseUnit("sockets");
   }

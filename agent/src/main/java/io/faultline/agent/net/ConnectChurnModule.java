@@ -1,0 +1,74 @@
+package io.faultline.agent.net;
+
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+import io.faultline.agent.instrumentation.InstrumentationModule;
+import io.faultline.agent.instrumentation.ModuleSwitch;
+import io.faultline.agent.instrumentation.TypeInstrumentation;
+import io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding;
+import io.faultline.core.net.churn.ChurnKeys;
+import java.util.List;
+
+/**
+ * Counts every new outbound TCP connection of the JVM, whatever library opens it, by weaving exit
+ * advice into the two places the JDK connects: {@code java.net.Socket.connect(SocketAddress, int)}
+ * (classic sockets: JDBC drivers, {@code HttpURLConnection}; every other {@code Socket.connect}
+ * overload and constructor ends there) and {@code sun.nio.ch.SocketChannelImpl} ({@code connect},
+ * {@code finishConnect} for non-blocking connects — Kafka, {@code java.net.http} — and {@code
+ * blockingConnect}, which a channel's socket adaptor uses instead of {@code Socket.connect}). These
+ * are {@code java.base} classes, so the module opts in to bootstrap targets and its advice calls
+ * {@code io.faultline.bootstrap.ConnectHook}, which {@link ChurnTracking} points at the counter.
+ */
+public final class ConnectChurnModule implements InstrumentationModule {
+
+  /** The module name: the {@code module} tag of {@code faultline.agent.errors}. */
+  public static final String NAME = "jdk-socket-connect";
+
+  /** The module's switch, checked by {@link ChurnTracking} behind the bridge. */
+  public static final ModuleSwitch SWITCH = ModuleSwitch.of(NAME);
+
+  static final String HOOK_CLASS = "io.faultline.bootstrap.ConnectHook";
+
+  /** Public so {@link java.util.ServiceLoader} can create it. */
+  public ConnectChurnModule() {}
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String feature() {
+    return ChurnKeys.FEATURE;
+  }
+
+  @Override
+  public List<String> bootstrapClasses() {
+    return List.of(HOOK_CLASS);
+  }
+
+  @Override
+  public List<TypeInstrumentation> types() {
+    return List.of(
+        TypeInstrumentation.forType(
+            "java.net.Socket",
+            AdviceBinding.of(
+                named("connect")
+                    .and(takesArguments(2))
+                    .and(takesArgument(0, java.net.SocketAddress.class))
+                    .and(takesArgument(1, int.class)),
+                SocketConnectAdvice.class.getName())),
+        TypeInstrumentation.forType(
+            "sun.nio.ch.SocketChannelImpl",
+            AdviceBinding.of(
+                named("connect").and(takesArguments(1)), ChannelConnectAdvice.class.getName()),
+            AdviceBinding.of(
+                named("finishConnect").and(takesArguments(0)),
+                ChannelFinishConnectAdvice.class.getName()),
+            AdviceBinding.of(
+                named("blockingConnect").and(takesArguments(2)),
+                ChannelBlockingConnectAdvice.class.getName())));
+  }
+}
