@@ -100,6 +100,18 @@ public final class TransactionGuard {
    * @throws NestedTransactionException under {@link NestingPolicy#FAIL} for a nested level
    */
   public boolean beginEnter(TransactionContext ctx) {
+    return beginEnter(ctx, savepoints);
+  }
+
+  /**
+   * {@link #beginEnter(TransactionContext)} for a provider whose nesting behaviour is known per
+   * call: an agent guards every jOOQ provider of a class loader with one guard, and {@code
+   * DefaultTransactionProvider(nested = false)} joins where the others make savepoints.
+   *
+   * @param delegateSavepoints whether the provider about to begin makes a nested level a savepoint
+   * @throws NestedTransactionException under {@link NestingPolicy#FAIL} for a nested level
+   */
+  public boolean beginEnter(TransactionContext ctx, boolean delegateSavepoints) {
     Ledger ledger;
     CallSite site;
     try {
@@ -117,10 +129,10 @@ public final class TransactionGuard {
       internalError(e);
       return true;
     }
-    return nestedBegin(ledger, site);
+    return nestedBegin(ledger, site, delegateSavepoints);
   }
 
-  private boolean nestedBegin(Ledger ledger, CallSite site) {
+  private boolean nestedBegin(Ledger ledger, CallSite site, boolean delegateSavepoints) {
     int depth = ledger.depth() + 1;
     CallSite counted = CallSite.UNKNOWN;
     boolean first = false;
@@ -150,7 +162,7 @@ public final class TransactionGuard {
         }
       // fall through: WARN lets it happen like ALLOW
       default:
-        ledger.push(savepoints ? LevelKind.SAVEPOINT : LevelKind.JOIN, site);
+        ledger.push(delegateSavepoints ? LevelKind.SAVEPOINT : LevelKind.JOIN, site);
         metrics.nestedAllowed.increment();
         return true;
     }

@@ -1,0 +1,181 @@
+package io.faultline.it.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.faultline.it.servers.PostgresServer;
+import io.faultline.it.servers.RealServers;
+import io.faultline.it.servers.RequiresDocker;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The agent's jOOQ instrumentation in a child JVM whose application ({@link
+ * io.faultline.it.agent.app.JooqNestingApp}) is plain jOOQ + HikariCP with no Faultline code,
+ * against the real PostgreSQL: seed 004's flow under each nesting policy, on jOOQ 3.19 (the suite's
+ * JDK) and jOOQ 3.21 on JDK 25. The MultiXact is read from the tuple's infomask with pageinspect.
+ */
+@ExtendWith(RealServers.class)
+@RequiresDocker("pageinspect comes from the project's image")
+class JooqAgentTest {
+
+  private static final Pattern CREATED =
+      Pattern.compile("faultline_jooq_savepoints_total\\{event=\"created\",?\\} ([0-9.]+)");
+
+  @Test
+  void warnCountsTheSavepointAndFlagsTheNestingAndTheRowLockAtTheAppsCallSite(
+      PostgresServer postgres) throws Exception {
+    Outcome o = runApp(postgres, Jdk.current(), jooq319(), "warn", "agent_warn");
+    assertThat(o.stdout).contains("outer committed", "jooq 3.19");
+    assertThat(o.savepointsCreated).isEqualTo(1.0);
+    assertThat(o.findings)
+        .contains("JOOQ_NESTED_TRANSACTION", "JOOQ_SAVEPOINT_AFTER_ROW_LOCK")
+        .contains("io.faultline.it.agent.app.JooqNestingApp.lambda$lockThenNestedUpdate");
+    assertThat(o.page).contains("Transaction nesting hotspots", "JooqNestingApp");
+    assertThat(multiXactTuples(postgres, "agent_warn")).isEqualTo(1);
+    assertThat(balance(postgres, "agent_warn")).isEqualTo(90);
+  }
+
+  @Test
+  void flattenJoinsWithoutASavepointSoNoMultiXact(PostgresServer postgres) throws Exception {
+    Outcome o = runApp(postgres, Jdk.current(), jooq319(), "flatten", "agent_flatten");
+    assertThat(o.stdout).contains("outer committed");
+    assertThat(o.savepointsCreated).isZero();
+    assertThat(multiXactTuples(postgres, "agent_flatten")).isZero();
+    assertThat(balance(postgres, "agent_flatten")).isEqualTo(90);
+  }
+
+  @Test
+  void failThrowsNestedTransactionExceptionAndTheOuterTransactionRollsBack(PostgresServer postgres)
+      throws Exception {
+    Outcome o = runApp(postgres, Jdk.current(), jooq319(), "fail", "agent_fail");
+    assertThat(o.stdout)
+        .contains("inner failed: io.faultline.jooq.NestedTransactionException")
+        .contains("outer failed: io.faultline.jooq.NestedTransactionException");
+    assertThat(o.savepointsCreated).isZero();
+    assertThat(multiXactTuples(postgres, "agent_fail")).isZero();
+    assertThat(balance(postgres, "agent_fail")).isEqualTo(100);
+  }
+
+  @Test
+  void jooq321OnJdk25IsGuardedTheSameWay(PostgresServer postgres) throws Exception {
+    Jdk jdk25 =
+        Jdk.available().stream().filter(j -> j.name().equals("jdk25")).findFirst().orElse(null);
+    Assumptions.assumeTrue(jdk25 != null, "JDK 25 is not installed");
+    Outcome o = runApp(postgres, jdk25, jooq321(), "warn", "agent_321");
+    assertThat(o.stdout).contains("outer committed", "jooq 3.21");
+    assertThat(o.savepointsCreated).isEqualTo(1.0);
+    assertThat(o.findings).contains("JOOQ_NESTED_TRANSACTION", "JOOQ_SAVEPOINT_AFTER_ROW_LOCK");
+    assertThat(multiXactTuples(postgres, "agent_321")).isEqualTo(1);
+  }
+
+  private record Outcome(String stdout, double savepointsCreated, String findings, String page) {}
+
+  private static Outcome runApp(
+      PostgresServer postgres, Jdk jdk, List<Path> jooq, String nesting, String table)
+      throws Exception {
+    int port = Http.freePort();
+    ChildJvm child =
+        ChildJvm.on(jdk).agentArgs("prometheus.port=" + port + ",jooq.nesting=" + nesting);
+    for (Path p : jooq) {
+      child.classPath(p);
+    }
+    child
+        .classPath(ChildJvm.jarOf(com.zaxxer.hikari.HikariDataSource.class))
+        .classPath(ChildJvm.jarOf(org.slf4j.Logger.class))
+        .classPath(ChildJvm.jarOf(org.postgresql.Driver.class));
+    try (ChildJvm.Running running =
+        child.start(
+            "io.faultline.it.agent.app.JooqNestingApp",
+            postgres.jdbcUrl(),
+            postgres.username(),
+            postgres.password(),
+            table)) {
+      String base = "http://127.0.0.1:" + port;
+      HttpResponse<String> metrics = awaitTransactionEnded(base);
+      String findings = Http.awaitOk(base + "/faultline/findings", Duration.ofSeconds(10)).body();
+      String page = Http.awaitOk(base + "/", Duration.ofSeconds(10)).body();
+      running.send("stop");
+      ChildJvm.Result result = running.awaitExit(60);
+      ChildJvm.save(
+          "jooq-agent-" + table + ".txt",
+          result.stdout()
+              + "\n--- stderr\n"
+              + result.stderr()
+              + "\n--- metrics\n"
+              + metrics.body()
+              + "\n--- findings\n"
+              + findings);
+      result.assertCleanExit();
+      Matcher m = CREATED.matcher(metrics.body());
+      assertThat(m.find()).as(metrics.body()).isTrue();
+      return new Outcome(result.stdout(), Double.parseDouble(m.group(1)), findings, page);
+    }
+  }
+
+  private static final Pattern ENDED =
+      Pattern.compile("faultline_jooq_transactions_total\\{outcome=\"[a-z_]+\",?\\} 1\\.0");
+
+  /** /metrics once the app's one top-level transaction has ended (any outcome). */
+  private static HttpResponse<String> awaitTransactionEnded(String base) throws Exception {
+    HttpResponse<String> metrics = null;
+    for (int i = 0; i < 600; i++) {
+      metrics = Http.awaitOk(base + "/metrics", Duration.ofSeconds(60));
+      if (ENDED.matcher(metrics.body()).find()) {
+        return metrics;
+      }
+      Thread.sleep(100);
+    }
+    throw new AssertionError("the transaction never ended:\n" + metrics.body());
+  }
+
+  static List<Path> jooq319() {
+    List<Path> cp = new ArrayList<>();
+    cp.add(ChildJvm.jarOf(org.jooq.impl.DSL.class));
+    cp.add(ChildJvm.jarOf(org.reactivestreams.Publisher.class));
+    cp.add(ChildJvm.jarOf(io.r2dbc.spi.ConnectionFactory.class));
+    return cp;
+  }
+
+  static List<Path> jooq321() {
+    Path jar = Path.of(System.getProperty("faultline.it.jooq321.jar", "missing"));
+    Assumptions.assumeTrue(Files.isRegularFile(jar), "jOOQ 3.21 jar not copied: " + jar);
+    List<Path> cp = jooq319();
+    cp.set(0, jar);
+    return cp;
+  }
+
+  private static int multiXactTuples(PostgresServer postgres, String table) throws SQLException {
+    return queryInt(
+        postgres,
+        "SELECT count(*) FROM heap_page_items(get_raw_page('"
+            + table
+            + "', 0)) WHERE (t_infomask & 4096) <> 0");
+  }
+
+  private static int balance(PostgresServer postgres, String table) throws SQLException {
+    return queryInt(postgres, "SELECT balance FROM " + table + " WHERE id = 1");
+  }
+
+  private static int queryInt(PostgresServer postgres, String sql) throws SQLException {
+    try (Connection c = postgres.connect();
+        Statement s = c.createStatement()) {
+      s.execute("CREATE EXTENSION IF NOT EXISTS pageinspect");
+      ResultSet rs = s.executeQuery(sql);
+      rs.next();
+      return rs.getInt(1);
+    }
+  }
+}
