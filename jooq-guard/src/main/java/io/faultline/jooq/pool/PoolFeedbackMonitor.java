@@ -52,7 +52,8 @@ public final class PoolFeedbackMonitor implements AutoCloseable {
   }
 
   private final HikariPoolReader pool;
-  private final ContentionProbe probe;
+  private final java.util.function.Function<HikariPoolReader, ContentionProbe> probes;
+  private ContentionProbe probe;
   private final PoolFeedback feedback;
   private final Findings findings;
   private final String source;
@@ -71,9 +72,9 @@ public final class PoolFeedbackMonitor implements AutoCloseable {
   private ScheduledFuture<?> task;
   private volatile boolean closed;
 
-  private PoolFeedbackMonitor(Builder b, HikariPoolReader pool, ContentionProbe probe) {
+  private PoolFeedbackMonitor(Builder b, HikariPoolReader pool) {
     this.pool = pool;
-    this.probe = probe;
+    this.probes = b::probe;
     this.feedback = new PoolFeedback(b.thresholds);
     this.findings = b.findings;
     this.registry = b.registry;
@@ -166,6 +167,21 @@ public final class PoolFeedbackMonitor implements AutoCloseable {
         }
         return Optional.empty();
       }
+      if (probe == null) {
+        // Opened at the first reading of a started pool: a pool configured by setters after its
+        // construction (Spring Boot's) has its jdbcUrl only by then.
+        probe = probes.apply(pool);
+        if (probe == null) {
+          LOG.log(
+              System.Logger.Level.INFO,
+              "faultline: pool feedback is off for {0}: it has no jdbcUrl to open a monitoring"
+                  + " connection from; give the monitor a monitoringDataSource or"
+                  + " monitoringJdbcUrl",
+              pool.poolName());
+          close();
+          return Optional.empty();
+        }
+      }
       ContentionReading contention;
       try {
         contention = probe.read();
@@ -228,7 +244,9 @@ public final class PoolFeedbackMonitor implements AutoCloseable {
       }
     }
     synchronized (readLock) {
-      probe.close();
+      if (probe != null) {
+        probe.close();
+      }
     }
     if (findings != null) {
       findings.replaceAll(source, List.of());
@@ -315,7 +333,9 @@ public final class PoolFeedbackMonitor implements AutoCloseable {
 
     /**
      * The monitor, not yet reading (call {@link PoolFeedbackMonitor#readNow()}); empty when the
-     * data source is not HikariCP or no monitoring connection can be derived (logged at INFO).
+     * data source is not HikariCP (logged at INFO). The monitoring connection is opened at the
+     * first reading of the started pool; a pool without a {@code jdbcUrl} and no monitoring source
+     * given stops its monitor then, with one INFO line.
      */
     public Optional<PoolFeedbackMonitor> build() {
       try {
@@ -324,17 +344,7 @@ public final class PoolFeedbackMonitor implements AutoCloseable {
         if (reader.isEmpty()) {
           return Optional.empty();
         }
-        ContentionProbe probe = probe(reader.get());
-        if (probe == null) {
-          LOG.log(
-              System.Logger.Level.INFO,
-              "faultline: pool feedback is off for {0}: it has no jdbcUrl to open a monitoring"
-                  + " connection from; give the monitor a monitoringDataSource or"
-                  + " monitoringJdbcUrl",
-              reader.get().poolName());
-          return Optional.empty();
-        }
-        return Optional.of(new PoolFeedbackMonitor(this, reader.get(), probe));
+        return Optional.of(new PoolFeedbackMonitor(this, reader.get()));
       } catch (RuntimeException | LinkageError e) {
         LOG.log(System.Logger.Level.WARNING, "faultline: pool feedback could not start", e);
         return Optional.empty();
