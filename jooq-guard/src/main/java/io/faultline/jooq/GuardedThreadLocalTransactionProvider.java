@@ -28,41 +28,17 @@ public class GuardedThreadLocalTransactionProvider extends ThreadLocalTransactio
 
   @Override
   public void begin(TransactionContext ctx) {
-    if (guard.beginEnter(ctx)) {
-      try {
-        super.begin(ctx);
-      } catch (RuntimeException | Error e) {
-        guard.beginExit(ctx, e);
-        throw e;
-      }
-    }
-    guard.beginExit(ctx, null);
+    GuardedCalls.begin(guard, ctx, super::begin);
   }
 
   @Override
   public void commit(TransactionContext ctx) {
-    if (guard.commitEnter(ctx)) {
-      try {
-        super.commit(ctx);
-      } catch (RuntimeException | Error e) {
-        guard.commitExit(ctx, e);
-        throw e;
-      }
-    }
-    guard.commitExit(ctx, null);
+    GuardedCalls.commit(guard, ctx, super::commit);
   }
 
   @Override
   public void rollback(TransactionContext ctx) {
-    if (guard.rollbackEnter(ctx)) {
-      try {
-        super.rollback(ctx);
-      } catch (RuntimeException | Error e) {
-        guard.rollbackExit(ctx, e);
-        throw e;
-      }
-    }
-    guard.rollbackExit(ctx, null);
+    GuardedCalls.rollback(guard, ctx, super::rollback);
   }
 
   /** The guard. */

@@ -54,41 +54,17 @@ public final class GuardedTransactionProvider implements TransactionProvider {
 
   @Override
   public void begin(TransactionContext ctx) {
-    if (guard.beginEnter(ctx)) {
-      try {
-        delegate.begin(ctx);
-      } catch (RuntimeException | Error e) {
-        guard.beginExit(ctx, e);
-        throw e;
-      }
-    }
-    guard.beginExit(ctx, null);
+    GuardedCalls.begin(guard, ctx, delegate::begin);
   }
 
   @Override
   public void commit(TransactionContext ctx) {
-    if (guard.commitEnter(ctx)) {
-      try {
-        delegate.commit(ctx);
-      } catch (RuntimeException | Error e) {
-        guard.commitExit(ctx, e);
-        throw e;
-      }
-    }
-    guard.commitExit(ctx, null);
+    GuardedCalls.commit(guard, ctx, delegate::commit);
   }
 
   @Override
   public void rollback(TransactionContext ctx) {
-    if (guard.rollbackEnter(ctx)) {
-      try {
-        delegate.rollback(ctx);
-      } catch (RuntimeException | Error e) {
-        guard.rollbackExit(ctx, e);
-        throw e;
-      }
-    }
-    guard.rollbackExit(ctx, null);
+    GuardedCalls.rollback(guard, ctx, delegate::rollback);
   }
 
   /** The guard: counts, call sites, the listener. */

@@ -24,7 +24,9 @@ class TransactionalNestingTest {
       String findings =
           Http.awaitBodyContaining(
                   "http://127.0.0.1:" + port + "/faultline/findings",
-                  "REQUIRES_NEW",
+                  // The propagation field, not the word: the first finding's remediation mentions
+                  // it.
+                  "\"propagation\":\"REQUIRES_NEW\"",
                   Duration.ofSeconds(30))
               .body();
       running.send("stop");

@@ -5,35 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.faultline.core.finding.Finding;
 import io.faultline.core.net.Outcome;
 import io.faultline.core.net.TcpInfo;
-import io.faultline.core.net.TcpInfoReader;
 import io.faultline.kafka.ClientType;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetSocketAddress;
-import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class ConnectionHealthTest {
 
-  private final AtomicReference<TcpInfo> next = new AtomicReference<>();
-  private final TcpInfoReader reader =
-      new TcpInfoReader() {
-        @Override
-        public boolean isSupported() {
-          return true;
-        }
-
-        @Override
-        public Optional<String> unsupportedReason() {
-          return Optional.empty();
-        }
-
-        @Override
-        public Outcome<TcpInfo> read(int fd) {
-          TcpInfo info = next.get();
-          return info == null ? Outcome.unavailable("closed") : Outcome.of(info);
-        }
-      };
+  private final ScriptedTcpInfoReader reader = new ScriptedTcpInfoReader();
   private final BrokerConnection connection =
       new BrokerConnection(
           ClientType.CONSUMER,
@@ -122,7 +101,7 @@ class ConnectionHealthTest {
     assertThat(connection.sample().isAvailable()).isFalse();
     assertThat(connection.lastProblem()).hasValue("closed");
 
-    next.set(TcpInfos.seed002().build());
+    reader.set(TcpInfos.seed002().build());
     assertThat(connection.sample().isAvailable()).isTrue();
     assertThat(registry.get("faultline.kafka.connection.rtt").gauge().value()).isEqualTo(0.2);
     assertThat(registry.get("faultline.kafka.connection.window_scaling").gauge().value()).isZero();

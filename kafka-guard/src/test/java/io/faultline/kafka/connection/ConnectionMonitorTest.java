@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.faultline.core.finding.Finding;
 import io.faultline.core.finding.Findings;
 import io.faultline.core.net.Outcome;
-import io.faultline.core.net.TcpInfo;
-import io.faultline.core.net.TcpInfoReader;
 import io.faultline.kafka.ClientType;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetSocketAddress;
@@ -14,31 +12,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class ConnectionMonitorTest {
 
-  private final AtomicReference<TcpInfo> next = new AtomicReference<>();
-  private final TcpInfoReader reader =
-      new TcpInfoReader() {
-        @Override
-        public boolean isSupported() {
-          return true;
-        }
-
-        @Override
-        public Optional<String> unsupportedReason() {
-          return Optional.empty();
-        }
-
-        @Override
-        public Outcome<TcpInfo> read(int fd) {
-          TcpInfo info = next.get();
-          return info == null ? Outcome.unavailable("closed") : Outcome.of(info);
-        }
-      };
+  private final ScriptedTcpInfoReader reader = new ScriptedTcpInfoReader();
   private final Findings findings =
       new Findings(Duration.ofMinutes(10), Clock.systemUTC(), System.getLogger("test"));
   private final List<String> recycled = new ArrayList<>();
@@ -64,7 +42,7 @@ class ConnectionMonitorTest {
     var monitor = new ConnectionMonitor(findings, recycler, registry, () -> now);
     monitor.add("replicator/2", connection());
 
-    next.set(TcpInfos.seed002().build());
+    reader.set(TcpInfos.seed002().build());
     monitor.sampleAll();
     assertThat(findings.active())
         .extracting(Finding::id)
@@ -78,7 +56,7 @@ class ConnectionMonitorTest {
 
     // The client reconnects; the new connection negotiated window scaling.
     monitor.add("replicator/2", connection());
-    next.set(TcpInfos.healthy().build());
+    reader.set(TcpInfos.healthy().build());
     monitor.sampleAll();
     assertThat(findings.active())
         .extracting(Finding::id)
@@ -94,9 +72,9 @@ class ConnectionMonitorTest {
   void aFailedReadKeepsWhatWasReported() {
     var monitor = new ConnectionMonitor(findings, null, null, () -> now);
     monitor.add("c/2", connection());
-    next.set(TcpInfos.seed002().build());
+    reader.set(TcpInfos.seed002().build());
     monitor.sampleAll();
-    next.set(null);
+    reader.set(null);
     assertThat(monitor.sampleNow("c/2")).isEmpty();
     assertThat(findings.active()).hasSize(1);
     assertThat(monitor.sampleNow("unknown")).isEmpty();

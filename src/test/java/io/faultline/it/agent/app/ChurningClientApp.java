@@ -32,6 +32,8 @@ import java.util.regex.Pattern;
  */
 public final class ChurningClientApp {
 
+  private static final java.time.Duration IO_TIMEOUT = java.time.Duration.ofSeconds(5);
+
   private static final Pattern TIME_WAIT =
       Pattern.compile("(?m)^faultline_host_tcp_time_wait\\S* (\\S+)$");
 
@@ -52,7 +54,8 @@ public final class ChurningClientApp {
     System.out.println("timewait-before " + timeWait(agent));
 
     HttpClient keepAlive = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-    HttpRequest keepAliveRequest = HttpRequest.newBuilder(URI.create(keepAliveUrl)).build();
+    HttpRequest keepAliveRequest =
+        HttpRequest.newBuilder(URI.create(keepAliveUrl)).timeout(IO_TIMEOUT).build();
     long periodNanos = TimeUnit.SECONDS.toNanos(1) / perSecond;
     long start = System.nanoTime();
     long end = start + TimeUnit.SECONDS.toNanos(seconds);
@@ -127,7 +130,9 @@ public final class ChurningClientApp {
    */
   private static void closeAfterOneRequest(InetSocketAddress server) throws IOException {
     try (Socket socket = new Socket()) {
-      socket.connect(server, 5000);
+      socket.connect(server, (int) IO_TIMEOUT.toMillis());
+      // Every wait is bounded: a stall fails the run with its cause instead of hanging it.
+      socket.setSoTimeout((int) IO_TIMEOUT.toMillis());
       socket
           .getOutputStream()
           .write(
@@ -153,6 +158,8 @@ public final class ChurningClientApp {
 
   private static String get(String url) throws IOException {
     HttpURLConnection connection = (HttpURLConnection) new URL(url).openConnection();
+    connection.setConnectTimeout((int) IO_TIMEOUT.toMillis());
+    connection.setReadTimeout((int) IO_TIMEOUT.toMillis());
     try (InputStream in = connection.getInputStream()) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } finally {
