@@ -81,28 +81,44 @@ class JooqAgentTest {
     assertThat(multiXactTuples(postgres, "agent_321")).isEqualTo(1);
   }
 
-  private record Outcome(String stdout, double savepointsCreated, String findings, String page) {}
+  /** What a child application did: its output, the savepoints counted, the findings and page. */
+  record Outcome(String stdout, double savepointsCreated, String findings, String page) {}
 
   private static Outcome runApp(
       PostgresServer postgres, Jdk jdk, List<Path> jooq, String nesting, String table)
       throws Exception {
+    return runApp(postgres, jdk, jooq, "io.faultline.it.agent.app.JooqNestingApp", nesting, table);
+  }
+
+  /**
+   * Runs {@code mainClass} (arguments: JDBC URL, user, password, table, then {@code extraArgs}) on
+   * {@code classPath} plus HikariCP, SLF4J and pgjdbc, with the agent under {@code jooq.nesting},
+   * until its one top-level transaction has ended; saves its output under target/.
+   */
+  static Outcome runApp(
+      PostgresServer postgres,
+      Jdk jdk,
+      List<Path> classPath,
+      String mainClass,
+      String nesting,
+      String table,
+      String... extraArgs)
+      throws Exception {
     int port = Http.freePort();
     ChildJvm child =
         ChildJvm.on(jdk).agentArgs("prometheus.port=" + port + ",jooq.nesting=" + nesting);
-    for (Path p : jooq) {
+    for (Path p : classPath) {
       child.classPath(p);
     }
     child
         .classPath(ChildJvm.jarOf(com.zaxxer.hikari.HikariDataSource.class))
         .classPath(ChildJvm.jarOf(org.slf4j.Logger.class))
         .classPath(ChildJvm.jarOf(org.postgresql.Driver.class));
-    try (ChildJvm.Running running =
-        child.start(
-            "io.faultline.it.agent.app.JooqNestingApp",
-            postgres.jdbcUrl(),
-            postgres.username(),
-            postgres.password(),
-            table)) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(postgres.jdbcUrl(), postgres.username(), postgres.password(), table));
+    args.addAll(List.of(extraArgs));
+    try (ChildJvm.Running running = child.start(mainClass, args.toArray(String[]::new))) {
       String base = "http://127.0.0.1:" + port;
       HttpResponse<String> metrics = awaitTransactionEnded(base);
       String findings = Http.awaitOk(base + "/faultline/findings", Duration.ofSeconds(10)).body();
@@ -164,7 +180,7 @@ class JooqAgentTest {
     return cp;
   }
 
-  private static int multiXactTuples(PostgresServer postgres, String table) throws SQLException {
+  static int multiXactTuples(PostgresServer postgres, String table) throws SQLException {
     return queryInt(
         postgres,
         "SELECT count(*) FROM heap_page_items(get_raw_page('"
@@ -172,7 +188,7 @@ class JooqAgentTest {
             + "', 0)) WHERE (t_infomask & 4096) <> 0");
   }
 
-  private static int balance(PostgresServer postgres, String table) throws SQLException {
+  static int balance(PostgresServer postgres, String table) throws SQLException {
     return queryInt(postgres, "SELECT balance FROM " + table + " WHERE id = 1");
   }
 
