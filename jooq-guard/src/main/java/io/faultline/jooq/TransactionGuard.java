@@ -1,34 +1,18 @@
 package io.faultline.jooq;
 
-import io.faultline.core.finding.Finding;
 import io.faultline.core.finding.Findings;
 import io.faultline.jooq.internal.GuardMetrics;
 import io.faultline.jooq.internal.Ledger;
 import io.faultline.jooq.internal.Level;
 import io.faultline.jooq.internal.LevelKind;
-import io.faultline.jooq.internal.RowLockSql;
-import io.faultline.jooq.timeout.SessionSettings;
-import io.faultline.jooq.timeout.StatementTimeoutException;
-import io.faultline.jooq.timeout.TimeoutOverride;
 import io.faultline.jooq.timeout.TimeoutSettings;
 import io.faultline.jooq.timeout.TransactionTimeoutException;
-import io.faultline.jooq.timeout.Watchdog;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.sql.Connection;
-import java.sql.DatabaseMetaData;
-import java.sql.SQLException;
-import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicLong;
 import org.jooq.Configuration;
-import org.jooq.ConnectionProvider;
-import org.jooq.ExecuteContext;
-import org.jooq.ExecuteListener;
 import org.jooq.ExecuteListenerProvider;
 import org.jooq.TransactionContext;
-import org.jooq.impl.DefaultExecuteListenerProvider;
 
 /**
  * The logic of a guarded transaction provider, as hooks around a delegate's {@code begin}, {@code
@@ -49,28 +33,20 @@ import org.jooq.impl.DefaultExecuteListenerProvider;
  * transaction that must not commit (jOOQ then rolls it back). Nothing else here throws: internal
  * failures are logged and counted in {@link #internalErrors()}.
  *
- * <p>Per-transaction state lives in the transaction's {@link Configuration#data()} (jOOQ copies it
- * into every configuration derived inside the transaction) and, for statements that run on another
- * configuration, in a thread-local stack.
+ * <p>This class follows the levels of each transaction (its {@link Ledger}, found by {@link
+ * Ledgers}) and hands each event to the class whose job it is: {@link NestingGate} (the policy),
+ * {@link SavepointAccounting}, {@link RowLockDetector}, {@link TransactionTimeouts}, {@link
+ * GuardExecuteListener} (statements) and {@link GuardFindings}.
  */
 public final class TransactionGuard {
 
-  private static final System.Logger LOG = System.getLogger(TransactionGuard.class.getName());
-  private static final ThreadLocal<ArrayDeque<Ledger>> ON_THREAD =
-      ThreadLocal.withInitial(ArrayDeque::new);
-
-  private final NestingPolicy policy;
-  private final TimeoutSettings timeouts;
   private final boolean savepoints;
-  private final int subtransactionLimit;
-  private final Findings findings;
   private final GuardMetrics metrics = new GuardMetrics();
-  private final CallSiteCounts nestedSites;
-  private final SessionSettings sessionSettings = new SessionSettings();
-  private final AtomicLong internalErrors = new AtomicLong();
-  private final ExecuteListener listener = new StatementListener();
-  private final ExecuteListenerProvider listenerProvider =
-      new DefaultExecuteListenerProvider(listener);
+  private final GuardInternalErrors errors = new GuardInternalErrors();
+  private final NestingGate nesting;
+  private final SavepointAccounting savepointAccounting;
+  private final TransactionTimeouts timeouts;
+  private final GuardExecuteListener listener;
 
   TransactionGuard(
       NestingPolicy policy,
@@ -80,12 +56,16 @@ public final class TransactionGuard {
       int maxCallSites,
       Findings findings,
       MeterRegistry registry) {
-    this.policy = Objects.requireNonNull(policy, "policy");
-    this.timeouts = Objects.requireNonNull(timeouts, "timeouts");
+    Objects.requireNonNull(policy, "policy");
+    Objects.requireNonNull(timeouts, "timeouts");
     this.savepoints = savepoints;
-    this.subtransactionLimit = subtransactionLimit;
-    this.findings = findings;
-    this.nestedSites = new CallSiteCounts(maxCallSites);
+    GuardFindings reporter = new GuardFindings(findings, policy);
+    RowLockDetector rowLocks = new RowLockDetector(reporter);
+    this.nesting = new NestingGate(policy, maxCallSites, metrics, reporter, errors);
+    this.savepointAccounting =
+        new SavepointAccounting(metrics, rowLocks, reporter, subtransactionLimit);
+    this.timeouts = new TransactionTimeouts(timeouts, metrics);
+    this.listener = new GuardExecuteListener(this.timeouts, rowLocks, errors);
     if (registry != null) {
       metrics.bindTo(registry);
     }
@@ -115,82 +95,19 @@ public final class TransactionGuard {
     Ledger ledger;
     CallSite site;
     try {
-      ledger = ledgerOf(ctx.configuration());
+      ledger = Ledgers.of(ctx.configuration());
       site = CallSite.current();
       if (ledger == null) {
-        ledger = new Ledger();
-        ctx.configuration().data(Ledger.DATA_KEY, ledger);
-        ON_THREAD.get().push(ledger);
+        ledger = Ledgers.open(ctx.configuration());
         ledger.push(LevelKind.TOP, site);
         metrics.recordDepth(1);
         return true;
       }
     } catch (RuntimeException e) {
-      internalError(e);
+      errors.record(e);
       return true;
     }
-    return nestedBegin(ledger, site, delegateSavepoints);
-  }
-
-  private boolean nestedBegin(Ledger ledger, CallSite site, boolean delegateSavepoints) {
-    int depth = ledger.depth() + 1;
-    CallSite counted = CallSite.UNKNOWN;
-    boolean first = false;
-    try {
-      CallSiteCounts.Counted c = nestedSites.increment(site);
-      counted = c.site();
-      first = c.first();
-      metrics.recordDepth(depth);
-    } catch (RuntimeException e) {
-      internalError(e);
-    }
-    switch (policy) {
-      case FAIL:
-        ledger.push(LevelKind.REFUSED, site);
-        metrics.nestedRefused.increment();
-        if (first) {
-          reportNested(ledger, counted, depth);
-        }
-        throw new NestedTransactionException(ledger.topCallSite(), site, depth);
-      case FLATTEN:
-        ledger.push(LevelKind.FLATTENED, site);
-        metrics.nestedFlattened.increment();
-        return false;
-      case WARN:
-        if (first) {
-          reportNested(ledger, counted, depth);
-        }
-      // fall through: WARN lets it happen like ALLOW
-      default:
-        ledger.push(delegateSavepoints ? LevelKind.SAVEPOINT : LevelKind.JOIN, site);
-        metrics.nestedAllowed.increment();
-        return true;
-    }
-  }
-
-  private void reportNested(Ledger ledger, CallSite site, int depth) {
-    if (policy == NestingPolicy.WARN) {
-      LOG.log(
-          System.Logger.Level.WARNING,
-          "faultline: nested jOOQ transaction (a SAVEPOINT) begun at {0} inside the transaction"
-              + " begun at {1}; logged once per call site (jooq.nesting=WARN)",
-          site,
-          ledger.topCallSite());
-    }
-    raise(
-        Finding.of(JooqFindingTypes.NESTED_TRANSACTION, site.toString())
-            .message(
-                "a transaction is begun at "
-                    + site
-                    + " inside the one begun at "
-                    + ledger.topCallSite()
-                    + " (jooq.nesting="
-                    + policy
-                    + ")")
-            .evidence("outerCallSite", ledger.topCallSite().toString())
-            .evidence("depth", depth)
-            .evidence("policy", policy.name())
-            .build());
+    return nesting.admit(ledger, site, delegateSavepoints);
   }
 
   /**
@@ -199,11 +116,8 @@ public final class TransactionGuard {
    */
   public void beginExit(TransactionContext ctx, Throwable thrown) {
     try {
-      Ledger ledger = ledgerOf(ctx.configuration());
-      if (ledger == null) {
-        return;
-      }
-      Level level = ledger.peek();
+      Ledger ledger = Ledgers.of(ctx.configuration());
+      Level level = ledger == null ? null : ledger.peek();
       if (level == null) {
         return;
       }
@@ -211,52 +125,14 @@ public final class TransactionGuard {
         level.beginFailed = true;
         return;
       }
-      switch (level.kind()) {
-        case TOP:
-          installListener(ctx.configuration());
-          applyTimeouts(ctx, ledger);
-          break;
-        case SAVEPOINT:
-          savepointCreated(ledger, level);
-          break;
-        default:
-          break;
+      if (level.kind() == LevelKind.TOP) {
+        listener.installOn(ctx.configuration());
+        timeouts.apply(ctx, ledger);
+      } else if (level.kind() == LevelKind.SAVEPOINT) {
+        savepointAccounting.created(ledger, level);
       }
     } catch (RuntimeException e) {
-      internalError(e);
-    }
-  }
-
-  private void savepointCreated(Ledger ledger, Level level) {
-    metrics.savepointsCreated.increment();
-    int count = ledger.savepointCreated();
-    if (ledger.isRowLocked()) {
-      raise(
-          Finding.of(JooqFindingTypes.SAVEPOINT_AFTER_ROW_LOCK, level.callSite().toString())
-              .message(
-                  "a savepoint is begun at "
-                      + level.callSite()
-                      + " after the transaction begun at "
-                      + ledger.topCallSite()
-                      + " locked rows with: "
-                      + abbreviate(ledger.rowLockSql()))
-              .evidence("outerCallSite", ledger.topCallSite().toString())
-              .evidence("lockingStatement", abbreviate(ledger.rowLockSql()))
-              .build());
-    }
-    if (count > subtransactionLimit && !ledger.overflowReported()) {
-      ledger.overflowReported(true);
-      raise(
-          Finding.of(JooqFindingTypes.SUBTRANSACTION_OVERFLOW, ledger.topCallSite().toString())
-              .message(
-                  "the transaction begun at "
-                      + ledger.topCallSite()
-                      + " created more than "
-                      + subtransactionLimit
-                      + " savepoints")
-              .evidence("savepoints", count)
-              .evidence("limit", subtransactionLimit)
-              .build());
+      errors.record(e);
     }
   }
 
@@ -269,10 +145,7 @@ public final class TransactionGuard {
    */
   public boolean commitEnter(TransactionContext ctx) {
     Ledger ledger = safeLedger(ctx);
-    if (ledger == null) {
-      return true;
-    }
-    Level level = ledger.peek();
+    Level level = ledger == null ? null : ledger.peek();
     if (level == null) {
       return true;
     }
@@ -281,12 +154,7 @@ public final class TransactionGuard {
       case REFUSED:
         return false;
       case TOP:
-        if (ledger.deadlineExpired()) {
-          countDeadline(ledger);
-          level.commitFailed = true;
-          throw new TransactionTimeoutException(
-              ledger.topCallSite().toString(), deadlineOf(ledger), null);
-        }
+        timeouts.beforeCommit(ledger, level);
         if (ledger.failedFlattenedSite() != null) {
           level.commitFailed = true;
           throw new FlattenedRollbackException(ledger.topCallSite(), ledger.failedFlattenedSite());
@@ -300,11 +168,8 @@ public final class TransactionGuard {
   /** After the delegate's commit (or instead of it); {@code thrown} is what it threw, or null. */
   public void commitExit(TransactionContext ctx, Throwable thrown) {
     try {
-      Ledger ledger = ledgerOf(ctx.configuration());
-      if (ledger == null) {
-        return;
-      }
-      Level level = ledger.peek();
+      Ledger ledger = Ledgers.of(ctx.configuration());
+      Level level = ledger == null ? null : ledger.peek();
       if (level == null) {
         return;
       }
@@ -315,53 +180,47 @@ public final class TransactionGuard {
       }
       ledger.pop();
       if (level.kind() == LevelKind.SAVEPOINT) {
-        metrics.savepointsReleased.increment();
+        savepointAccounting.released();
       } else if (level.kind() == LevelKind.TOP) {
         metrics.committed.increment();
         end(ctx.configuration(), ledger, true);
       }
     } catch (RuntimeException e) {
-      internalError(e);
+      errors.record(e);
     }
   }
 
   /** Before the delegate's rollback. Returns whether the delegate should roll back this level. */
   public boolean rollbackEnter(TransactionContext ctx) {
     Ledger ledger = safeLedger(ctx);
-    if (ledger == null) {
-      return true;
-    }
-    Level level = ledger.peek();
+    Level level = ledger == null ? null : ledger.peek();
     if (level == null) {
       return true;
     }
-    if (level.kind() == LevelKind.FLATTENED) {
-      ledger.flattenedFailed(level.callSite());
-      return false;
+    switch (level.kind()) {
+      case FLATTENED:
+        ledger.flattenedFailed(level.callSite());
+        return false;
+      case REFUSED:
+        return false;
+      case SAVEPOINT:
+        // After a failed begin no savepoint exists; rolling back would undo the outer level's.
+        return !level.beginFailed;
+      default:
+        return true;
     }
-    if (level.kind() == LevelKind.REFUSED) {
-      return false;
-    }
-    if (level.kind() == LevelKind.SAVEPOINT && level.beginFailed) {
-      // No savepoint exists; rolling back would undo the outer level's savepoint instead.
-      return false;
-    }
-    return true;
   }
 
   /** After the delegate's rollback (or instead of it); {@code thrown} is what it threw, or null. */
   public void rollbackExit(TransactionContext ctx, Throwable thrown) {
     try {
-      Ledger ledger = ledgerOf(ctx.configuration());
-      if (ledger == null) {
-        return;
-      }
-      Level level = ledger.pop();
+      Ledger ledger = Ledgers.of(ctx.configuration());
+      Level level = ledger == null ? null : ledger.pop();
       if (level == null) {
         return;
       }
       if (level.kind() == LevelKind.SAVEPOINT && !level.beginFailed) {
-        metrics.savepointsRolledBack.increment();
+        savepointAccounting.rolledBack();
       } else if (level.kind() == LevelKind.TOP) {
         if (level.beginFailed || level.commitFailed || thrown != null) {
           metrics.failed.increment();
@@ -371,111 +230,27 @@ public final class TransactionGuard {
         end(ctx.configuration(), ledger, false);
       }
     } catch (RuntimeException e) {
-      internalError(e);
+      errors.record(e);
     }
   }
 
   private void end(Configuration configuration, Ledger ledger, boolean committed) {
-    ledger.cancelDeadline();
-    ledger.running(null);
-    metrics.recordSavepointsPerTransaction(ledger.savepointsCreated());
-    if (!committed && ledger.settingsSent() && ledger.connection() != null) {
-      // A SET inside a transaction that rolled back is undone by the server.
-      sessionSettings.forget(ledger.connection());
-    }
-    configuration.data().remove(Ledger.DATA_KEY);
-    ON_THREAD.get().remove(ledger);
+    timeouts.transactionEnded(ledger, committed);
+    savepointAccounting.transactionEnded(ledger);
+    Ledgers.close(configuration, ledger);
   }
 
-  // ---------------------------------------------------------------------------------------------
-  // Timeouts
-
-  private void applyTimeouts(TransactionContext ctx, Ledger ledger) {
-    TimeoutOverride override = TimeoutOverride.of(ctx.configuration());
-    Duration deadline = timeouts.transaction();
-    Duration statement = timeouts.statement();
-    String local = "";
-    if (override != null) {
-      if (override.transactionTimeout() != null) {
-        deadline = override.transactionTimeout();
-      }
-      if (override.statementTimeout() != null) {
-        statement = override.statementTimeout();
-        local = "SET LOCAL statement_timeout = " + statement.toMillis() + ";";
-      }
-    }
-    ledger.statementTimeout(statement);
-    if (!timeouts.hasSessionSettings() && local.isEmpty() && deadline.isZero()) {
-      return;
-    }
-    ConnectionProvider provider = ctx.configuration().connectionProvider();
-    Connection connection = null;
+  private Ledger safeLedger(TransactionContext ctx) {
     try {
-      connection = provider.acquire();
-      boolean serverDeadline = !deadline.isZero() && serverMajor(connection) >= 17;
-      if (serverDeadline) {
-        local += "SET LOCAL transaction_timeout = " + deadline.toMillis() + ";";
-      }
-      String sql = sessionSettings.plan(connection, timeouts, local);
-      ledger.connection(SessionSettings.physical(connection), !sql.isEmpty());
-      if (!sql.isEmpty()) {
-        try {
-          SessionSettings.execute(connection, sql);
-        } catch (SQLException e) {
-          sessionSettings.forget(connection);
-          LOG.log(
-              System.Logger.Level.WARNING,
-              "faultline: could not apply the timeouts ({0}): {1}",
-              sql,
-              e.getMessage());
-        }
-      }
-      if (!deadline.isZero() && !serverDeadline) {
-        Duration timeout = deadline;
-        ledger.deadline(Watchdog.schedule(timeout, ledger::expire), timeout);
-      } else if (serverDeadline) {
-        ledger.deadline(null, deadline);
-      }
-    } finally {
-      if (connection != null) {
-        provider.release(connection);
-      }
-    }
-  }
-
-  private static int serverMajor(Connection connection) {
-    try {
-      DatabaseMetaData meta = connection.getMetaData();
-      return meta.getDatabaseMajorVersion();
-    } catch (SQLException | RuntimeException e) {
-      return 0;
-    }
-  }
-
-  private static Duration deadlineOf(Ledger ledger) {
-    return ledger.deadlineTimeout();
-  }
-
-  private void countDeadline(Ledger ledger) {
-    if (ledger.claimDeadlineCount()) {
-      metrics.transactionTimeouts.increment();
+      return Ledgers.of(ctx.configuration());
+    } catch (RuntimeException e) {
+      errors.record(e);
+      return null;
     }
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Statements
-
-  private void installListener(Configuration configuration) {
-    ExecuteListenerProvider[] current = configuration.executeListenerProviders();
-    for (ExecuteListenerProvider p : current) {
-      if (p == listenerProvider) {
-        return;
-      }
-    }
-    ExecuteListenerProvider[] next = java.util.Arrays.copyOf(current, current.length + 1);
-    next[current.length] = listenerProvider;
-    configuration.set(next);
-  }
+  // Reading
 
   /**
    * The listener that tracks row locks, the running statement (for the deadline) and translates
@@ -485,81 +260,8 @@ public final class TransactionGuard {
    * lambdas (see {@link GuardedThreadLocalTransactionProvider}).
    */
   public ExecuteListenerProvider executeListenerProvider() {
-    return listenerProvider;
+    return listener.provider();
   }
-
-  private final class StatementListener implements ExecuteListener {
-
-    private static final long serialVersionUID = 1L;
-
-    @Override
-    public void executeStart(ExecuteContext ctx) {
-      Ledger ledger = safeStatementLedger(ctx.configuration());
-      if (ledger == null) {
-        return;
-      }
-      if (ledger.deadlineExpired()) {
-        countDeadline(ledger);
-        throw new TransactionTimeoutException(
-            ledger.topCallSite().toString(), ledger.deadlineTimeout(), null);
-      }
-      try {
-        ledger.running(ctx.statement());
-        if (RowLockSql.locksRows(ctx.sql())) {
-          ledger.rowLocked(ctx.sql());
-        }
-      } catch (RuntimeException e) {
-        internalError(e);
-      }
-    }
-
-    @Override
-    public void executeEnd(ExecuteContext ctx) {
-      Ledger ledger = safeStatementLedger(ctx.configuration());
-      if (ledger != null) {
-        ledger.running(null);
-      }
-    }
-
-    @Override
-    public void exception(ExecuteContext ctx) {
-      Ledger ledger = safeStatementLedger(ctx.configuration());
-      if (ledger == null) {
-        return;
-      }
-      try {
-        ledger.running(null);
-        translate(ctx, ledger);
-      } catch (RuntimeException e) {
-        internalError(e);
-      }
-    }
-  }
-
-  private void translate(ExecuteContext ctx, Ledger ledger) {
-    if (ctx.exception() instanceof TransactionTimeoutException) {
-      return;
-    }
-    SQLException sql = ctx.sqlException();
-    String state = sql == null ? null : sql.getSQLState();
-    String message = sql == null || sql.getMessage() == null ? "" : sql.getMessage();
-    if (ledger.deadlineExpired() || "25P04".equals(state)) {
-      countDeadline(ledger);
-      ctx.exception(
-          new TransactionTimeoutException(
-              ledger.topCallSite().toString(), ledger.deadlineTimeout(), ctx.exception()));
-    } else if ("57014".equals(state) && message.contains("statement timeout")) {
-      metrics.statementTimeouts.increment();
-      Duration set = ledger.statementTimeout();
-      ctx.exception(
-          new StatementTimeoutException(ctx.sql(), set.isZero() ? null : set, ctx.exception()));
-    } else if ("55P03".equals(state) && message.contains("lock timeout")) {
-      metrics.lockTimeouts.increment();
-    }
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // Reading
 
   /** The counts so far. */
   public GuardStats stats() {
@@ -580,92 +282,31 @@ public final class TransactionGuard {
 
   /** Nested transactions counted per call site (bounded; the overflow is under {@code other}). */
   public Map<CallSite, Long> nestedCallSites() {
-    return nestedSites.snapshot();
+    return nesting.callSites();
   }
 
   /** Transaction levels open on the calling thread in guarded transactions; 0 when none. */
   public static int openLevelsOnThisThread() {
-    int levels = 0;
-    for (Ledger ledger : ON_THREAD.get()) {
-      levels += ledger.depth();
-    }
-    return levels;
+    return Ledgers.openLevelsOnThisThread();
   }
 
   /** The nesting policy in force. */
   public NestingPolicy nestingPolicy() {
-    return policy;
+    return nesting.policy();
   }
 
   /** The timeouts in force. */
   public TimeoutSettings timeouts() {
-    return timeouts;
+    return timeouts.settings();
   }
 
   /** Failures inside the guard that were logged and swallowed; zero unless there is a bug. */
   public long internalErrors() {
-    return internalErrors.get();
+    return errors.count();
   }
 
   /** Removes the meters this guard registered. */
   public void unbindMeters() {
     metrics.close();
-  }
-
-  // ---------------------------------------------------------------------------------------------
-
-  private Ledger safeLedger(TransactionContext ctx) {
-    try {
-      return ledgerOf(ctx.configuration());
-    } catch (RuntimeException e) {
-      internalError(e);
-      return null;
-    }
-  }
-
-  private Ledger safeStatementLedger(Configuration configuration) {
-    try {
-      return statementLedgerOf(configuration);
-    } catch (RuntimeException e) {
-      internalError(e);
-      return null;
-    }
-  }
-
-  /** The transaction's ledger, from its configuration only: a hook must not adopt another's. */
-  private static Ledger ledgerOf(Configuration configuration) {
-    Object value = configuration == null ? null : configuration.data(Ledger.DATA_KEY);
-    return value instanceof Ledger ledger ? ledger : null;
-  }
-
-  /**
-   * The ledger of a statement: its configuration's, else the innermost guarded transaction on this
-   * thread (statements run on a configuration outside the transaction, ThreadLocal style).
-   */
-  private static Ledger statementLedgerOf(Configuration configuration) {
-    Ledger ledger = ledgerOf(configuration);
-    return ledger != null ? ledger : ON_THREAD.get().peek();
-  }
-
-  private void raise(Finding finding) {
-    if (findings != null) {
-      findings.raise(finding);
-    }
-  }
-
-  private static String abbreviate(String sql) {
-    if (sql == null) {
-      return "";
-    }
-    String oneLine = sql.replaceAll("\\s+", " ").trim();
-    return oneLine.length() <= 160 ? oneLine : oneLine.substring(0, 160) + "...";
-  }
-
-  private void internalError(RuntimeException e) {
-    long count = internalErrors.incrementAndGet();
-    LOG.log(
-        count <= 10 ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG,
-        "faultline: internal error in the jOOQ transaction guard",
-        e);
   }
 }

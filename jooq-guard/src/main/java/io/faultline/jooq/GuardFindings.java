@@ -1,0 +1,96 @@
+package io.faultline.jooq;
+
+import io.faultline.core.finding.Finding;
+import io.faultline.core.finding.Findings;
+import io.faultline.jooq.internal.Ledger;
+import io.faultline.jooq.internal.Level;
+
+/**
+ * Writes the guard's findings ({@code JOOQ_NESTED_TRANSACTION}, {@code
+ * JOOQ_SAVEPOINT_AFTER_ROW_LOCK}, {@code JOOQ_SUBTRANSACTION_OVERFLOW}) and the {@code WARN}
+ * policy's log line. Deciding when to raise them is the callers' job.
+ */
+final class GuardFindings {
+
+  private static final System.Logger LOG = System.getLogger(TransactionGuard.class.getName());
+
+  private final Findings findings;
+  private final NestingPolicy policy;
+
+  /** Findings go to {@code findings} (none when null); {@code policy} is named in them. */
+  GuardFindings(Findings findings, NestingPolicy policy) {
+    this.findings = findings;
+    this.policy = policy;
+  }
+
+  /** A nested transaction begun at {@code site}, first seen there; logged too under WARN. */
+  void nested(Ledger ledger, CallSite site, int depth) {
+    if (policy == NestingPolicy.WARN) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "faultline: nested jOOQ transaction (a SAVEPOINT) begun at {0} inside the transaction"
+              + " begun at {1}; logged once per call site (jooq.nesting=WARN)",
+          site,
+          ledger.topCallSite());
+    }
+    raise(
+        Finding.of(JooqFindingTypes.NESTED_TRANSACTION, site.toString())
+            .message(
+                "a transaction is begun at "
+                    + site
+                    + " inside the one begun at "
+                    + ledger.topCallSite()
+                    + " (jooq.nesting="
+                    + policy
+                    + ")")
+            .evidence("outerCallSite", ledger.topCallSite().toString())
+            .evidence("depth", depth)
+            .evidence("policy", policy.name())
+            .build());
+  }
+
+  /** A savepoint ({@code level}) begun after the transaction locked rows: the MultiXact pattern. */
+  void savepointAfterRowLock(Ledger ledger, Level level) {
+    raise(
+        Finding.of(JooqFindingTypes.SAVEPOINT_AFTER_ROW_LOCK, level.callSite().toString())
+            .message(
+                "a savepoint is begun at "
+                    + level.callSite()
+                    + " after the transaction begun at "
+                    + ledger.topCallSite()
+                    + " locked rows with: "
+                    + abbreviate(ledger.rowLockSql()))
+            .evidence("outerCallSite", ledger.topCallSite().toString())
+            .evidence("lockingStatement", abbreviate(ledger.rowLockSql()))
+            .build());
+  }
+
+  /** The transaction created {@code count} savepoints, more than {@code limit}. */
+  void subtransactionOverflow(Ledger ledger, int count, int limit) {
+    raise(
+        Finding.of(JooqFindingTypes.SUBTRANSACTION_OVERFLOW, ledger.topCallSite().toString())
+            .message(
+                "the transaction begun at "
+                    + ledger.topCallSite()
+                    + " created more than "
+                    + limit
+                    + " savepoints")
+            .evidence("savepoints", count)
+            .evidence("limit", limit)
+            .build());
+  }
+
+  private void raise(Finding finding) {
+    if (findings != null) {
+      findings.raise(finding);
+    }
+  }
+
+  private static String abbreviate(String sql) {
+    if (sql == null) {
+      return "";
+    }
+    String oneLine = sql.replaceAll("\\s+", " ").trim();
+    return oneLine.length() <= 160 ? oneLine : oneLine.substring(0, 160) + "...";
+  }
+}

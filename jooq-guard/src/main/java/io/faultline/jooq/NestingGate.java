@@ -1,0 +1,86 @@
+package io.faultline.jooq;
+
+import io.faultline.jooq.internal.GuardMetrics;
+import io.faultline.jooq.internal.Ledger;
+import io.faultline.jooq.internal.LevelKind;
+import java.util.Map;
+
+/**
+ * The nesting policy's decision for a transaction begun inside another: count it per call site,
+ * push the level it becomes (a savepoint or a join, flattened, refused) and report the first one
+ * per call site.
+ */
+final class NestingGate {
+
+  private final NestingPolicy policy;
+  private final CallSiteCounts sites;
+  private final GuardMetrics metrics;
+  private final GuardFindings findings;
+  private final GuardInternalErrors errors;
+
+  NestingGate(
+      NestingPolicy policy,
+      int maxCallSites,
+      GuardMetrics metrics,
+      GuardFindings findings,
+      GuardInternalErrors errors) {
+    this.policy = policy;
+    this.sites = new CallSiteCounts(maxCallSites);
+    this.metrics = metrics;
+    this.findings = findings;
+    this.errors = errors;
+  }
+
+  /**
+   * Admits a nested level begun at {@code site} into {@code ledger}. Returns whether the delegate
+   * should begin it (false: flattened into the outer level).
+   *
+   * @param delegateSavepoints whether the delegate makes a nested level a savepoint
+   * @throws NestedTransactionException under {@link NestingPolicy#FAIL}, before any savepoint
+   */
+  boolean admit(Ledger ledger, CallSite site, boolean delegateSavepoints) {
+    int depth = ledger.depth() + 1;
+    CallSite counted = CallSite.UNKNOWN;
+    boolean first = false;
+    try {
+      CallSiteCounts.Counted c = sites.increment(site);
+      counted = c.site();
+      first = c.first();
+      metrics.recordDepth(depth);
+    } catch (RuntimeException e) {
+      errors.record(e);
+    }
+    switch (policy) {
+      case FAIL:
+        ledger.push(LevelKind.REFUSED, site);
+        metrics.nestedRefused.increment();
+        if (first) {
+          findings.nested(ledger, counted, depth);
+        }
+        throw new NestedTransactionException(ledger.topCallSite(), site, depth);
+      case FLATTEN:
+        ledger.push(LevelKind.FLATTENED, site);
+        metrics.nestedFlattened.increment();
+        return false;
+      case WARN:
+        if (first) {
+          findings.nested(ledger, counted, depth);
+        }
+      // fall through: WARN lets it happen like ALLOW
+      default:
+        ledger.push(delegateSavepoints ? LevelKind.SAVEPOINT : LevelKind.JOIN, site);
+        metrics.nestedAllowed.increment();
+        return true;
+    }
+  }
+
+  /** The policy in force. */
+  NestingPolicy policy() {
+    return policy;
+  }
+
+  /** Nested transactions counted per call site. */
+  Map<CallSite, Long> callSites() {
+    return sites.snapshot();
+  }
+}

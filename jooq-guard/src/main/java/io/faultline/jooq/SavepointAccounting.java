@@ -1,0 +1,55 @@
+package io.faultline.jooq;
+
+import io.faultline.jooq.internal.GuardMetrics;
+import io.faultline.jooq.internal.Ledger;
+import io.faultline.jooq.internal.Level;
+
+/**
+ * Counts savepoints (created, released, rolled back, per top-level transaction) and reports a
+ * transaction that created more than the subtransaction limit (PostgreSQL's per-backend cache holds
+ * 64) or a savepoint after a row lock.
+ */
+final class SavepointAccounting {
+
+  private final GuardMetrics metrics;
+  private final RowLockDetector rowLocks;
+  private final GuardFindings findings;
+  private final int subtransactionLimit;
+
+  SavepointAccounting(
+      GuardMetrics metrics,
+      RowLockDetector rowLocks,
+      GuardFindings findings,
+      int subtransactionLimit) {
+    this.metrics = metrics;
+    this.rowLocks = rowLocks;
+    this.findings = findings;
+    this.subtransactionLimit = subtransactionLimit;
+  }
+
+  /** The delegate created the savepoint of {@code level}. */
+  void created(Ledger ledger, Level level) {
+    metrics.savepointsCreated.increment();
+    int count = ledger.savepointCreated();
+    rowLocks.savepointCreated(ledger, level);
+    if (count > subtransactionLimit && !ledger.overflowReported()) {
+      ledger.overflowReported(true);
+      findings.subtransactionOverflow(ledger, count, subtransactionLimit);
+    }
+  }
+
+  /** A savepoint was released (its level committed). */
+  void released() {
+    metrics.savepointsReleased.increment();
+  }
+
+  /** A savepoint was rolled back. */
+  void rolledBack() {
+    metrics.savepointsRolledBack.increment();
+  }
+
+  /** The top-level transaction of {@code ledger} ended. */
+  void transactionEnded(Ledger ledger) {
+    metrics.recordSavepointsPerTransaction(ledger.savepointsCreated());
+  }
+}
