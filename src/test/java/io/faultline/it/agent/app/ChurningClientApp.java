@@ -45,12 +45,28 @@ public final class ChurningClientApp {
     int seconds = Integer.parseInt(args[1]);
     int perSecond = Integer.parseInt(args[2]);
     InetAddress loopback = InetAddress.getByName("127.0.0.1");
+    String agent = "http://127.0.0.1:" + endpoint;
+    // The agent opens its endpoint on a background thread after premain: on a busy machine main
+    // can get here first (seen on JDK 25 as "Connection refused").
+    awaitEndpoint(agent);
     HttpServer churned = server(loopback);
     HttpServer keptAlive = server(loopback);
+    try {
+      churn(agent, churned, keptAlive, seconds, perSecond);
+    } finally {
+      // The servers' dispatcher threads are not daemons: left running after a failure, they would
+      // keep this JVM alive until the test gives up, hiding the failure's cause.
+      churned.stop(0);
+      keptAlive.stop(0);
+    }
+  }
+
+  private static void churn(
+      String agent, HttpServer churned, HttpServer keptAlive, int seconds, int perSecond)
+      throws IOException, InterruptedException {
     String keepAliveUrl = "http://127.0.0.1:" + keptAlive.getAddress().getPort() + "/";
     System.out.println("churn 127.0.0.1:" + churned.getAddress().getPort());
     System.out.println("keepalive 127.0.0.1:" + keptAlive.getAddress().getPort());
-    String agent = "http://127.0.0.1:" + endpoint;
     System.out.println("timewait-before " + timeWait(agent));
 
     HttpClient keepAlive = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -97,8 +113,22 @@ public final class ChurningClientApp {
       }
     }
     System.out.println("report-end");
-    churned.stop(0);
-    keptAlive.stop(0);
+  }
+
+  /** Waits (at most 30 s) until the agent's endpoint accepts connections. */
+  private static void awaitEndpoint(String agent) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (true) {
+      try {
+        get(agent + "/metrics");
+        return;
+      } catch (java.net.ConnectException e) {
+        if (System.nanoTime() > deadline) {
+          throw e;
+        }
+        Thread.sleep(50);
+      }
+    }
   }
 
   private static HttpServer server(InetAddress address) throws IOException {
