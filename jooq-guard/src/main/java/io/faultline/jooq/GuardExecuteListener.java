@@ -17,11 +17,10 @@ final class GuardExecuteListener implements ExecuteListener {
 
   private static final long serialVersionUID = 1L;
 
-  private final transient TransactionTimeouts timeouts;
-  private final transient RowLockDetector rowLocks;
-  private final transient GuardInternalErrors errors;
-  private final transient ExecuteListenerProvider provider =
-      new DefaultExecuteListenerProvider(this);
+  private final TransactionTimeouts timeouts;
+  private final RowLockDetector rowLocks;
+  private final GuardInternalErrors errors;
+  private final ExecuteListenerProvider provider = new DefaultExecuteListenerProvider(this);
 
   GuardExecuteListener(
       TransactionTimeouts timeouts, RowLockDetector rowLocks, GuardInternalErrors errors) {
