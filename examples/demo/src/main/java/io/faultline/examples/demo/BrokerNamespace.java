@@ -77,11 +77,11 @@ final class BrokerNamespace implements AutoCloseable {
   }
 
   /**
-   * Seed 002's handshake for new connections to {@code port}: SYN cookies for every SYN, and the
+   * Seed 002's handshake for new connections to {@code ports}: SYN cookies for every SYN, and the
    * timestamp option stripped from incoming SYNs (the NAT gateway's doing), so the cookie cannot
    * carry window scaling.
    */
-  void loseWindowScaling(int port) throws IOException {
+  void loseWindowScaling(List<Integer> ports) throws IOException {
     inside("sysctl", "-q", "-w", "net.ipv4.tcp_syncookies=2");
     inside("nft", "add", "table", "inet", "fldemo");
     inside(
@@ -99,7 +99,9 @@ final class BrokerNamespace implements AutoCloseable {
         "inet",
         "fldemo",
         "pre",
-        "tcp dport " + port + " tcp flags syn reset tcp option timestamp");
+        "tcp dport { "
+            + ports.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "))
+            + " } tcp flags syn reset tcp option timestamp");
   }
 
   /** Undoes {@link #loseWindowScaling}. */

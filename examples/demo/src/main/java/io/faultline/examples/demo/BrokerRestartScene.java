@@ -1,17 +1,16 @@
 package io.faultline.examples.demo;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * A broker restart with many clients reconnecting: the agent's reconnect gate holds each connection
- * to the lost broker back by a random delay, so the reconnects arrive spread out instead of as one
- * SYN burst.
+ * A broker restart with many clients reconnecting (seed 000's rolling restart): node 2 restarts
+ * while {@value #PRODUCERS} producers keep writing to partitions on both nodes. The agent's
+ * reconnect gate holds each connection to the lost node back by a random delay in [0, {@code
+ * kafka.stagger.window}), so the reconnects reach the broker spread out instead of as one SYN
+ * burst. The connections are watched from the service's {@code /proc/PID/net/tcp}.
  */
 final class BrokerRestartScene implements Scene {
 
@@ -34,7 +33,7 @@ final class BrokerRestartScene implements Scene {
 
   @Override
   public String expected() {
-    return "faultline.kafka.stagger.delay (the gate held reconnects)";
+    return "faultline.kafka.stagger.delay (gate held reconnects)";
   }
 
   @Override
@@ -44,68 +43,78 @@ final class BrokerRestartScene implements Scene {
 
   @Override
   public SceneOutcome play(DemoContext ctx) {
-    ctx.console.line(PRODUCERS + " producers each send a record every 100 ms.");
+    ctx.console.line(
+        PRODUCERS
+            + " producers each send a record to every partition (on nodes 1 and 2) every 100 ms.");
     ServiceProcess.Reply started =
         ctx.call("starting the producers", "fleet-start " + PRODUCERS, Duration.ofSeconds(10));
     if (!started.ok()) {
       return SceneOutcome.missed("service failed: " + started.error());
     }
-    PrometheusText before = ctx.agent.metrics();
-    double delaysBefore = count(before);
-    ctx.service.call("fleet-mark", Duration.ofSeconds(10), s -> {});
+    KafkaBroker node2 = ctx.kafka.node(2);
+    double heldBefore = held(ctx.agent.metrics());
+    long backNanos;
+    List<Long> offsets;
     try (Console.Progress p =
-        ctx.console.progress("restarting the broker", Duration.ofSeconds(20))) {
-      ctx.broker.stop();
+        ctx.console.progress("restarting broker node 2", Duration.ofSeconds(20))) {
+      node2.stop();
       p.tick("stopped");
-      ctx.broker.start(p::tick);
-    }
-    long backAt = System.currentTimeMillis();
-    try (Console.Progress p =
-        ctx.console.progress("watching the producers reconnect", Duration.ofSeconds(8))) {
-      long until = System.nanoTime() + Duration.ofSeconds(8).toNanos();
-      while (System.nanoTime() < until) {
-        p.tick();
-        KafkaBroker.sleep(200);
+      try (ConnectionWatcher watcher = new ConnectionWatcher(ctx.service.pid(), node2.address())) {
+        node2.start(p::tick);
+        backNanos = System.nanoTime();
+        p.close();
+        try (Console.Progress w =
+            ctx.console.progress("watching the producers reconnect", Duration.ofSeconds(8))) {
+          long until = System.nanoTime() + Duration.ofSeconds(8).toNanos();
+          while (System.nanoTime() < until) {
+            w.tick();
+            KafkaBroker.sleep(200);
+          }
+        }
+        offsets = watcher.offsetsMs(backNanos);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return SceneOutcome.missed("interrupted");
       }
     }
-    ServiceProcess.Reply report = ctx.service.call("fleet-report", Duration.ofSeconds(10), s -> {});
-    ctx.service.call("fleet-stop", Duration.ofSeconds(30), s -> {});
-    if (!report.ok()) {
-      return SceneOutcome.missed("service failed: " + report.error());
-    }
-    List<Long> offsets = new ArrayList<>();
-    Arrays.stream(report.get("first_acks").split(","))
-        .mapToLong(Long::parseLong)
-        .filter(t -> t > 0)
-        .forEach(t -> offsets.add(t - backAt));
-    Collections.sort(offsets);
+    // read before the producers close: a closed client's gate meters are removed with it
     PrometheusText after = ctx.agent.metrics();
-    double held = count(after) - delaysBefore;
+    ServiceProcess.Reply stopped = ctx.service.call("fleet-stop", Duration.ofSeconds(30), s -> {});
+
+    double held = held(after) - heldBefore;
     double maxDelay = after.max("faultline_kafka_stagger_delay_seconds_max", Map.of()).orElse(0);
     ctx.console.line(
         offsets.size()
-            + " of "
-            + PRODUCERS
-            + " producers had a record acknowledged again; first acknowledgement after the broker"
-            + " was back (ms):");
+            + " connections to node 2 were made again; ms after node 2 was serving (first seen in"
+            + " /proc/"
+            + ctx.service.pid()
+            + "/net/tcp):");
     ctx.console.line("  " + offsets);
     double spread =
-        offsets.isEmpty() ? 0 : (offsets.get(offsets.size() - 1) - offsets.get(0)) / 1000.0;
+        offsets.size() < 2 ? 0 : (offsets.get(offsets.size() - 1) - offsets.get(0)) / 1000.0;
     ctx.console.line(
         String.format(
             Locale.ROOT,
-            "Spread %.2f s. The gate held %.0f reconnects back (longest %.2f s), drawn from"
-                + " [0, kafka.stagger.window=3s).",
+            "Spread over %.2f s: the gate held %.0f connection attempts back (longest %.2f s),"
+                + " each by a delay drawn from [0, kafka.stagger.window=3s).",
             spread,
             held,
             maxDelay));
-    for (PrometheusText.Sample s : after.find("faultline_kafka_connect_attempts_total", Map.of())) {
+    for (PrometheusText.Sample s :
+        after.find("faultline_kafka_connect_attempts_total", Map.of("node_id", "2"))) {
       ctx.console.line(
-          "  faultline_kafka_connect_attempts_total{outcome=\""
-              + s.labels().get("outcome")
-              + "\"} "
-              + String.format(Locale.ROOT, "%.0f", s.value()));
+          String.format(
+              Locale.ROOT,
+              "  faultline_kafka_connect_attempts_total{node_id=\"2\",outcome=\"%s\"} %.0f",
+              s.labels().get("outcome"),
+              s.value()));
     }
+    ctx.console.line(
+        "Records acknowledged "
+            + stopped.get("acked")
+            + ", failed "
+            + stopped.get("failed")
+            + ": holding a reconnect back loses nothing.");
     String figure =
         String.format(
             Locale.ROOT,
@@ -118,7 +127,7 @@ final class BrokerRestartScene implements Scene {
         : SceneOutcome.missed(figure);
   }
 
-  private static double count(PrometheusText metrics) {
+  private static double held(PrometheusText metrics) {
     return metrics.sum("faultline_kafka_stagger_delay_seconds_count", Map.of()).orElse(0);
   }
 }

@@ -5,15 +5,15 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What a scene can use: the console, the service, its agent's endpoint, the broker and (when the
- * host allows one) the broker's network namespace.
+ * What a scene can use: the console, the service, its agent's endpoint, the Kafka cluster and (when
+ * the host allows one) the brokers' network namespace.
  */
 final class DemoContext {
 
   final Console console;
   final ServiceProcess service;
   final AgentEndpoint agent;
-  final KafkaBroker broker;
+  final KafkaCluster kafka;
   final BrokerNamespace namespace;
   final String namespaceWhyNot;
 
@@ -21,13 +21,13 @@ final class DemoContext {
       Console console,
       ServiceProcess service,
       AgentEndpoint agent,
-      KafkaBroker broker,
+      KafkaCluster kafka,
       BrokerNamespace namespace,
       String namespaceWhyNot) {
     this.console = console;
     this.service = service;
     this.agent = agent;
-    this.broker = broker;
+    this.kafka = kafka;
     this.namespace = namespace;
     this.namespaceWhyNot = namespaceWhyNot;
   }

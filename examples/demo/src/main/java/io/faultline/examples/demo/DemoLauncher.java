@@ -55,6 +55,10 @@ public final class DemoLauncher {
 
   /** See the class comment; {@code --help} lists the arguments. */
   public static void main(String[] args) {
+    // zonky logs every initdb line through SLF4J; the demo's own output says what happens
+    if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+      System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+    }
     DemoOptions options;
     try {
       options = DemoOptions.parse(args);
@@ -138,7 +142,7 @@ public final class DemoLauncher {
       postgres = own(PostgresServer.start(work.resolve("postgres")));
     }
 
-    KafkaBroker broker = null;
+    KafkaCluster kafka = null;
     BrokerNamespace namespace = null;
     String whyNoNamespace = "not needed by the scenes asked for";
     if (scenes.stream().anyMatch(Scene::needsKafka)) {
@@ -151,14 +155,14 @@ public final class DemoLauncher {
         }
       }
       Path kafkaWork = Files.createDirectories(work.resolve("kafka"));
-      broker = KafkaBroker.create(paths, kafkaWork, namespace);
+      kafka = KafkaCluster.create(paths, kafkaWork, namespace);
       try (Console.Progress p =
           console.progress(
-              "starting Kafka (embedded KRaft broker on "
+              "starting Kafka (2 embedded KRaft brokers on "
                   + (namespace == null ? "127.0.0.1" : namespace.brokerAddress() + ", own netns")
                   + ")",
-              Duration.ofSeconds(15))) {
-        own(broker).start(p::tick);
+              Duration.ofSeconds(20))) {
+        own(kafka).start(p::tick);
       }
     }
 
@@ -188,7 +192,7 @@ public final class DemoLauncher {
                       postgres.jdbcUrl(),
                       postgres.user(),
                       postgres.password(),
-                      broker == null ? "none" : broker.bootstrapServers())));
+                      kafka == null ? "none" : kafka.bootstrapServers())));
     }
     console.line(
         "agent: -javaagent:" + paths.home().relativize(paths.agentJar()) + "=" + agentArgs);
@@ -200,7 +204,7 @@ public final class DemoLauncher {
       console.line("recording /metrics every second to " + recorder.directory());
     }
     DemoContext context =
-        new DemoContext(console, service, agent, broker, namespace, whyNoNamespace);
+        new DemoContext(console, service, agent, kafka, namespace, whyNoNamespace);
 
     List<SummaryTable.Row> rows = new ArrayList<>();
     int index = 0;

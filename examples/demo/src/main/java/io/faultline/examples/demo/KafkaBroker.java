@@ -43,32 +43,55 @@ final class KafkaBroker implements AutoCloseable {
   }
 
   /**
-   * A broker (not yet started) whose data and log live under {@code work}; in {@code namespace} on
-   * its address, or on 127.0.0.1 when it is null.
+   * Node {@code nodeId} (not yet started) of a cluster whose controller is node 1 at {@code
+   * controller} ({@code host:port}); data and log under {@code work}. Node 1 is broker and
+   * controller, the others brokers only, so any node but 1 can restart while the quorum stays up.
    */
-  static KafkaBroker create(DemoPaths paths, Path work, BrokerNamespace namespace) {
+  static KafkaBroker create(
+      DemoPaths paths, Path work, BrokerNamespace namespace, int nodeId, int port, int controller) {
     Path libs = paths.brokerLibs();
     if (!Files.isDirectory(libs)) {
       throw new IllegalStateException(
           libs + " is missing: build first (./demo does: ./mvnw -pl examples/demo -am package)");
     }
     String host = namespace == null ? "127.0.0.1" : namespace.brokerAddress();
-    int port = namespace == null ? freePort() : 9092;
-    int controller = namespace == null ? freePort() : 9093;
-    Map<String, String> env =
-        Map.of(
-            "KAFKA_NODE_ID", "1",
-            "KAFKA_ADVERTISED_HOST", host,
-            "KAFKA_BROKER_PORT", Integer.toString(port),
-            "KAFKA_CONTROLLER_PORT", Integer.toString(controller),
-            "KAFKA_LIBS", libs.toString(),
-            "KAFKA_DATA_DIR", work.resolve("data").toString(),
-            "KAFKA_HEAP_OPTS", "-Xms128m -Xmx384m",
-            "KAFKA_CFG_NUM_PARTITIONS", "3",
-            "JAVA", Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    Map<String, String> env = new java.util.HashMap<>();
+    env.put("KAFKA_NODE_ID", Integer.toString(nodeId));
+    env.put("KAFKA_ADVERTISED_HOST", host);
+    env.put("KAFKA_BROKER_PORT", Integer.toString(port));
+    env.put("KAFKA_CONTROLLER_PORT", Integer.toString(controller));
+    env.put("KAFKA_CONTROLLER_QUORUM_VOTERS", "1@" + host + ":" + controller);
+    env.put("KAFKA_LIBS", libs.toString());
+    env.put("KAFKA_DATA_DIR", work.resolve("node-" + nodeId + "/data").toString());
+    env.put("KAFKA_HEAP_OPTS", "-Xms128m -Xmx384m");
+    env.put("KAFKA_CFG_NUM_PARTITIONS", "4");
+    env.put("JAVA", Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    if (nodeId != 1) {
+      // later lines of the properties file win: a broker-only node without the controller listener
+      env.put("KAFKA_CFG_PROCESS_ROLES", "broker");
+      env.put("KAFKA_CFG_LISTENERS", "PLAINTEXT://:" + port);
+    }
     List<String> prefix = namespace == null ? List.of() : namespace.commandPrefix();
     return new KafkaBroker(
-        paths.brokerStartScript(), env, prefix, host, port, work.resolve("broker.log"));
+        paths.brokerStartScript(),
+        Map.copyOf(env),
+        prefix,
+        host,
+        port,
+        work.resolve("node-" + nodeId + ".log"));
+  }
+
+  /** A free port on this host (for a broker outside a namespace). */
+  static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  java.net.InetSocketAddress address() {
+    return new java.net.InetSocketAddress(host, port);
   }
 
   String bootstrapServers() {
@@ -80,7 +103,13 @@ final class KafkaBroker implements AutoCloseable {
   }
 
   /** Starts the broker and waits until it serves, calling {@code tick} while it waits. */
-  synchronized void start(Consumer<String> tick) {
+  void start(Consumer<String> tick) {
+    launch();
+    awaitStarted(tick);
+  }
+
+  /** Starts the broker's process. */
+  synchronized void launch() {
     List<String> command = new ArrayList<>(prefix);
     command.add("bash");
     command.add(script.toString());
@@ -94,6 +123,10 @@ final class KafkaBroker implements AutoCloseable {
       throw new UncheckedIOException("could not start the Kafka broker", e);
     }
     starts++;
+  }
+
+  /** Waits until the last {@link #launch} serves, calling {@code tick} while it waits. */
+  void awaitStarted(Consumer<String> tick) {
     long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
     while (startedCount() < starts) {
       if (!process.isAlive()) {
@@ -142,14 +175,6 @@ final class KafkaBroker implements AutoCloseable {
       return count;
     } catch (IOException e) {
       return 0;
-    }
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
   }
 

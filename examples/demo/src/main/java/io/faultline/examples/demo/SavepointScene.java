@@ -39,9 +39,10 @@ final class SavepointScene implements Scene {
     ctx.console.line(
         "Committed; balance now "
             + reply.get("balance")
-            + ". PostgreSQL recorded the row's locker and updater in a MultiXact with "
-            + reply.get("multixact_members")
-            + " members.");
+            + ". Row versions whose xmax is a MultiXact (the locker and the updater, read with"
+            + " pageinspect): "
+            + reply.get("multixact_tuples")
+            + ".");
     var finding = ctx.awaitFinding(expected(), Duration.ofSeconds(15));
     ctx.agent.findings().stream()
         .filter(f -> f.id().equals("JOOQ_NESTED_TRANSACTION"))
@@ -54,7 +55,7 @@ final class SavepointScene implements Scene {
             .orElse(0);
     String figure =
         String.format(
-            "%.0f savepoint, %s MultiXact members", savepoints, reply.get("multixact_members"));
+            "%.0f savepoint, %s MultiXact tuple", savepoints, reply.get("multixact_tuples"));
     return finding.isPresent() ? SceneOutcome.found(figure) : SceneOutcome.missed(figure);
   }
 }

@@ -51,7 +51,7 @@ final class WindowScaleScene implements Scene {
         "strips the timestamp option from SYNs to the Kafka port (what seed 002's NAT gateway did).");
     long cookiesBefore = ns.syncookiesSent();
     try {
-      ns.loseWindowScaling(ctx.broker.port());
+      ns.loseWindowScaling(ctx.kafka.ports());
     } catch (java.io.IOException e) {
       ns.restoreHandshake();
       return SceneOutcome.skipped("could not change the namespace's handshake: " + e.getMessage());
@@ -61,7 +61,7 @@ final class WindowScaleScene implements Scene {
       ServiceProcess.Reply reply =
           ctx.call(
               "producing",
-              "wscale-producer " + ctx.broker.bootstrapServers() + " 200",
+              "wscale-producer " + ctx.kafka.bootstrapServers() + " 200",
               Duration.ofSeconds(10));
       if (!reply.ok()) {
         return SceneOutcome.missed("service failed: " + reply.error());

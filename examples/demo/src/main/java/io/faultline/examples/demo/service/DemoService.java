@@ -48,7 +48,7 @@ public final class DemoService {
                 case "savepoint" -> accounts.lockThenNestedUpdate();
                 case "runaway" -> accounts.runawayQuery(Integer.parseInt(rest[0]));
                 case "long-transaction" -> accounts.longTransaction(Integer.parseInt(rest[0]));
-                case "produce" -> fleet.produceWithFixedBackoff(Integer.parseInt(rest[0]));
+                case "produce" -> fleet.produce(Integer.parseInt(rest[0]));
                 case "fleet-start" -> fleet.startFleet(Integer.parseInt(rest[0]));
                 case "fleet-mark" -> fleet.mark();
                 case "fleet-report" -> fleet.report();

@@ -34,13 +34,11 @@ final class ProducerFleet implements AutoCloseable {
   }
 
   /**
-   * One producer configured like seed 000's clients, with only {@code reconnect.backoff.ms} set
-   * (which makes the backoff constant, without jitter), sends {@code records} records and waits for
-   * every acknowledgement.
+   * One producer sends {@code records} records, keyed so they go to every partition (so to every
+   * broker), and waits for every acknowledgement.
    */
-  Map<String, Object> produceWithFixedBackoff(int records) throws Exception {
+  Map<String, Object> produce(int records) throws Exception {
     Properties p = base("orders-writer", bootstrap);
-    p.put(ProducerConfig.RECONNECT_BACKOFF_MS_CONFIG, "1000");
     KafkaProducer<String, String> producer = keep(new KafkaProducer<>(p));
     long start = System.nanoTime();
     List<java.util.concurrent.Future<?>> sent = new ArrayList<>();
@@ -56,7 +54,10 @@ final class ProducerFleet implements AutoCloseable {
     return result;
   }
 
-  /** Starts {@code n} producers, each sending a record every 100 ms until {@link #stopFleet}. */
+  /**
+   * Starts {@code n} producers, each sending a record to every partition every 100 ms until {@link
+   * #stopFleet}.
+   */
   synchronized Map<String, Object> startFleet(int n) throws Exception {
     List<KafkaProducer<String, String>> started = new ArrayList<>();
     for (int i = 0; i < n; i++) {
@@ -83,26 +84,29 @@ final class ProducerFleet implements AutoCloseable {
   private void sendUntilInterrupted(AtomicLongArray everAcked) {
     List<KafkaProducer<String, String>> producers = fleet;
     AtomicLongArray first = firstAckAfterMark;
+    int partitions = producers.get(0).partitionsFor(TOPIC).size();
     long round = 0;
     while (!Thread.currentThread().isInterrupted()) {
       for (int i = 0; i < producers.size(); i++) {
         int index = i;
-        producers
-            .get(i)
-            .send(
-                new ProducerRecord<>(TOPIC, "fleet-" + i, "r" + round),
-                (metadata, e) -> {
-                  if (e != null) {
-                    failed.incrementAndGet();
-                    return;
-                  }
-                  acked.incrementAndGet();
-                  long now = System.currentTimeMillis();
-                  everAcked.compareAndSet(index, 0, now);
-                  if (now >= markMillis) {
-                    first.compareAndSet(index, 0, now);
-                  }
-                });
+        for (int partition = 0; partition < partitions; partition++) {
+          producers
+              .get(i)
+              .send(
+                  new ProducerRecord<>(TOPIC, partition, "fleet-" + i, "r" + round),
+                  (metadata, e) -> {
+                    if (e != null) {
+                      failed.incrementAndGet();
+                      return;
+                    }
+                    acked.incrementAndGet();
+                    long now = System.currentTimeMillis();
+                    everAcked.compareAndSet(index, 0, now);
+                    if (now >= markMillis) {
+                      first.compareAndSet(index, 0, now);
+                    }
+                  });
+        }
       }
       round++;
       try {
