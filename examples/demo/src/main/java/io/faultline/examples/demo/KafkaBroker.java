@@ -31,6 +31,7 @@ final class KafkaBroker implements AutoCloseable {
   private final Path log;
   private Process process;
   private int starts;
+  private boolean closed;
 
   private KafkaBroker(
       Path script, Map<String, String> env, List<String> prefix, String host, int port, Path log) {
@@ -110,6 +111,10 @@ final class KafkaBroker implements AutoCloseable {
 
   /** Starts the broker's process. */
   synchronized void launch() {
+    if (closed) {
+      // the demo is shutting down (Ctrl-C during a restart): start nothing that would outlive it
+      throw new IllegalStateException("the demo is stopping");
+    }
     List<String> command = new ArrayList<>(prefix);
     command.add("bash");
     command.add(script.toString());
@@ -189,6 +194,9 @@ final class KafkaBroker implements AutoCloseable {
 
   @Override
   public void close() {
+    synchronized (this) {
+      closed = true;
+    }
     stop();
   }
 }
