@@ -93,7 +93,7 @@ public final class DemoLauncher {
     } catch (Exception e) {
       console.raw("");
       console.raw("demo: " + e.getMessage());
-      console.raw("      (logs in " + DemoPaths.locate().work() + ")");
+      console.raw("      (logs in examples/demo/target/run)");
       return 3;
     } finally {
       closeAll();

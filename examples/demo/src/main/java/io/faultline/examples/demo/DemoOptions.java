@@ -52,7 +52,7 @@ record DemoOptions(List<String> scenes, boolean noWait, Path recordMetrics, bool
     StringBuilder out = new StringBuilder();
     out.append("usage: ./demo [--scene NAME]... [--no-wait] [--record-metrics DIR]\n\n");
     out.append(
-        "Starts an embedded PostgreSQL and an embedded Kafka broker, then a small service with\n");
+        "Starts an embedded PostgreSQL and two embedded Kafka brokers, then a small service with\n");
     out.append(
         "the Faultline agent that repeats each incident of ../shared/seeds on purpose, and\n");
     out.append("prints what Faultline found.\n\n");

@@ -54,9 +54,11 @@ final class DemoPaths {
     return home.resolve("agent/target/faultline-agent-" + VERSION + ".jar");
   }
 
-  /** The service's libraries, copied by the build. */
-  Path serviceLibs() {
-    return home.resolve("examples/demo/target/service-libs");
+  /**
+   * The service's libraries: the class path file the build writes (jars in the local repository).
+   */
+  Path serviceClasspathFile() {
+    return home.resolve("examples/demo/target/service.classpath");
   }
 
   Path brokerLibs() {

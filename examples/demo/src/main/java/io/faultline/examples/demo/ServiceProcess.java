@@ -71,7 +71,14 @@ final class ServiceProcess implements AutoCloseable {
     command.add("-XX:TieredStopAtLevel=1");
     command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
     command.add("-cp");
-    command.add(paths.demoCode() + java.io.File.pathSeparator + paths.serviceLibs().resolve("*"));
+    if (!Files.isRegularFile(paths.serviceClasspathFile())) {
+      throw new IllegalStateException(
+          paths.serviceClasspathFile() + " is missing: build first (./demo does it)");
+    }
+    command.add(
+        paths.demoCode()
+            + java.io.File.pathSeparator
+            + Files.readString(paths.serviceClasspathFile()).strip());
     command.add("io.faultline.examples.demo.service.DemoService");
     command.addAll(args);
     Files.deleteIfExists(log);

@@ -35,7 +35,7 @@ class DemoRunTest {
     command.add(
         module.resolve("target/classes")
             + File.pathSeparator
-            + module.resolve("target/launcher-libs").resolve("*"));
+            + Files.readString(module.resolve("target/launcher.classpath")).strip());
     command.add(DemoLauncher.class.getName());
     command.add("--no-wait");
     for (String s : scenes) {
