@@ -7,6 +7,8 @@
 #   KAFKA_BROKER_PORT             client listener port (9092)
 #   KAFKA_CONTROLLER_PORT         controller listener port (9093)
 #   KAFKA_CONTROLLER_QUORUM_VOTERS  id@host:port,... (default: this node alone)
+#   KAFKA_JMX_PORT                when set, remote JMX (no auth, no TLS) on this port of the advertised
+#                                 address, RMI on the same port (tests read broker metrics)
 #   KAFKA_LIBS, KAFKA_LOG4J_CONFIG, KAFKA_DATA_DIR, KAFKA_HEAP_OPTS, JAVA
 #   KAFKA_CFG_<NAME>              any broker property: KAFKA_CFG_SOCKET_LISTEN_BACKLOG_SIZE=50 sets
 #                                 socket.listen.backlog.size (`_` is `.`, `__` is `_`)
@@ -52,7 +54,14 @@ for var in $(compgen -e | grep '^KAFKA_CFG_' || true); do
 done
 
 cp="$libs/*"
+jmx=()
+if [ -n "${KAFKA_JMX_PORT:-}" ]; then
+  jmx=(-Dcom.sun.management.jmxremote -Dcom.sun.management.jmxremote.port="$KAFKA_JMX_PORT"
+       -Dcom.sun.management.jmxremote.rmi.port="$KAFKA_JMX_PORT"
+       -Dcom.sun.management.jmxremote.authenticate=false -Dcom.sun.management.jmxremote.ssl=false
+       -Djava.rmi.server.hostname="$host")
+fi
 "$java" -cp "$cp" -Dlog4j2.configurationFile="$log4j" kafka.tools.StorageTool format \
   -t "$cluster_id" -c "$props" --ignore-formatted >/dev/null
 exec "$java" ${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m} -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
-  -Dlog4j2.configurationFile="$log4j" -cp "$cp" kafka.Kafka "$props"
+  "${jmx[@]}" -Dlog4j2.configurationFile="$log4j" -cp "$cp" kafka.Kafka "$props"

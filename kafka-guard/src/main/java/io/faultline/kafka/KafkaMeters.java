@@ -119,6 +119,19 @@ public final class KafkaMeters implements MeterCatalog {
               + " guard), after_delay, deferred, throttled (process-wide rate limit).",
           KafkaConfigKeys.STAGGER_FEATURE);
 
+  /** Recycling decisions that concerned a crippled connection. */
+  public static final MeterDoc CONNECTION_RECYCLES =
+      new MeterDoc(
+          "faultline.kafka.connection.recycles",
+          MeterDoc.Type.COUNTER,
+          "decisions",
+          List.of("client.id", "node.id", "decision"),
+          "Samples that found a connection crippled long enough to recycle: recycled (closed"
+              + " through the client's disconnect path), would_recycle (kafka.recycle is off: the"
+              + " findings are the warning), rate_limited (kafka.recycle.min-interval or another"
+              + " recycle in progress), failed.",
+          KafkaConfigKeys.RECYCLE_FEATURE);
+
   /** Public so {@link java.util.ServiceLoader} can create it. */
   public KafkaMeters() {}
 
@@ -143,6 +156,7 @@ public final class KafkaMeters implements MeterCatalog {
         CONNECTION_RWND_LIMITED,
         CONNECTION_SNDBUF_LIMITED,
         STAGGER_DELAY,
-        CONNECT_ATTEMPTS);
+        CONNECT_ATTEMPTS,
+        CONNECTION_RECYCLES);
   }
 }

@@ -144,7 +144,10 @@ class KafkaAgentPhasesTest {
               "kafka-clients-3.9-connections",
               "kafka-clients-3.9-stagger");
       assertThat(agent).doesNotContain("INCOMPATIBLE", "FAILED");
-      assertThat(page).contains("Broker connections", "traffic-producer");
+      assertThat(page)
+          .contains("Broker connections", "traffic-producer")
+          .contains("p50 / p99 in milliseconds")
+          .containsPattern("node 1 produce \\(\\d+\\)");
       result.assertCleanExit();
       assertThat(result.stdout()).contains("bye");
     }

@@ -21,6 +21,9 @@ final class DockerKafkaCluster implements KafkaCluster {
   static final String STARTED = "Kafka Server started";
   private static final int BROKER_PORT = 9092;
 
+  /** Remote JMX (no auth) of every broker container, at its own address. */
+  static final int JMX_PORT = 9999;
+
   private final Network network;
   private final List<Node> nodes;
 
@@ -39,6 +42,7 @@ final class DockerKafkaCluster implements KafkaCluster {
               .withNetworkAliases("kafka-" + id)
               .withEnv("KAFKA_NODE_ID", Integer.toString(id))
               .withEnv("KAFKA_CONTROLLER_QUORUM_VOTERS", voters)
+              .withEnv("KAFKA_JMX_PORT", Integer.toString(JMX_PORT))
               .withEnv(
                   "KAFKA_CFG_OFFSETS_TOPIC_REPLICATION_FACTOR", Integer.toString(Math.min(size, 3)))
               .withEnv(
@@ -131,6 +135,21 @@ final class DockerKafkaCluster implements KafkaCluster {
     @Override
     public boolean isContainer() {
       return true;
+    }
+
+    @Override
+    public java.util.Optional<InetSocketAddress> jmxAddress() {
+      return java.util.Optional.of(
+          new InetSocketAddress(ContainerAddresses.of(container), JMX_PORT));
+    }
+
+    @Override
+    public java.util.OptionalLong networkNamespacePid() {
+      Long pid =
+          docker().inspectContainerCmd(container.getContainerId()).exec().getState().getPidLong();
+      return pid == null || pid == 0
+          ? java.util.OptionalLong.empty()
+          : java.util.OptionalLong.of(pid);
     }
 
     private static DockerClient docker() {

@@ -43,4 +43,17 @@ public interface KafkaNode {
 
   /** True when the node runs in its own container (and so its own network namespace). */
   boolean isContainer();
+
+  /** The broker's remote JMX address (no authentication), when it has one (containers do). */
+  default java.util.Optional<InetSocketAddress> jmxAddress() {
+    return java.util.Optional.empty();
+  }
+
+  /**
+   * A process id in the node's own network namespace (for {@code nsenter -t PID -n}), when it has
+   * one of its own (containers do).
+   */
+  default java.util.OptionalLong networkNamespacePid() {
+    return java.util.OptionalLong.empty();
+  }
 }

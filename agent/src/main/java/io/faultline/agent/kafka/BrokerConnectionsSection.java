@@ -3,26 +3,23 @@ package io.faultline.agent.kafka;
 import io.faultline.agent.export.HtmlWriter;
 import io.faultline.agent.export.StatusSection;
 import io.faultline.kafka.ClientTags;
-import io.faultline.kafka.KafkaMeters;
 import io.faultline.kafka.connection.BrokerConnection;
 import io.faultline.kafka.connection.TcpFacts;
-import io.micrometer.core.instrument.Timer;
+import io.faultline.kafka.phase.ClientPhases;
+import io.faultline.kafka.phase.Phase;
+import io.faultline.kafka.phase.PhaseHistogram;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The status page's "Broker connections": one row per connection the Kafka clients of this JVM hold
  * (client, node, address, window scaling, RTT, the broker's window, the throughput ceiling), then
- * the request phases per client and node (mean and max of each phase since start).
+ * the request phases per client, node and API (p50 and p99 of each phase since start).
  */
 final class BrokerConnectionsSection implements StatusSection {
-
-  private static final List<String> PHASES =
-      List.of("queue", "transmit", "delivery", "response", "response_incl_delivery", "receive");
 
   private final KafkaClients clients;
 
@@ -89,50 +86,61 @@ final class BrokerConnectionsSection implements StatusSection {
   }
 
   private void renderPhases(HtmlWriter html) {
-    // client.id / node.id / api -> phase -> "mean / max"
-    Map<String, Map<String, String>> byRow = new TreeMap<>();
-    for (Timer t : clients.runtime().meters().find(KafkaMeters.REQUEST_PHASE.name()).timers()) {
-      if (t.count() == 0) {
+    // "client → node n, api (requests)" -> phase -> "p50 / p99"
+    Map<String, Map<Phase, String>> byRow = new TreeMap<>();
+    for (KafkaClient client : clients.clients()) {
+      ClientPhases phases = client.phases();
+      if (phases == null) {
         continue;
       }
-      String row =
-          t.getId().getTag("client.id")
-              + " → node "
-              + t.getId().getTag("node.id")
-              + " "
-              + t.getId().getTag("api")
-              + " ("
-              + t.count()
-              + ")";
-      byRow
-          .computeIfAbsent(row, k -> new TreeMap<>())
-          .put(
-              t.getId().getTag("phase"),
-              String.format(
-                  Locale.ROOT,
-                  "%.2f / %.2f",
-                  t.mean(TimeUnit.MILLISECONDS),
-                  t.max(TimeUnit.MILLISECONDS)));
+      String clientId = ClientTags.clientId(client.clientId());
+      for (var node : phases.distributions().entrySet()) {
+        for (var api : node.getValue().entrySet()) {
+          PhaseHistogram.Snapshot queue = api.getValue().get(Phase.QUEUE);
+          long requests = queue == null ? 0 : queue.count();
+          String row =
+              clientId + " → node " + node.getKey() + " " + api.getKey() + " (" + requests + ")";
+          Map<Phase, String> cells = byRow.computeIfAbsent(row, k -> new TreeMap<>());
+          for (var phase : api.getValue().entrySet()) {
+            PhaseHistogram.Snapshot h = phase.getValue();
+            cells.put(
+                phase.getKey(),
+                String.format(
+                    Locale.ROOT,
+                    "%s / %s",
+                    millis(h.percentileNanos(0.50)),
+                    millis(h.percentileNanos(0.99))));
+          }
+        }
+      }
     }
     if (byRow.isEmpty()) {
       return;
     }
     List<List<String>> rows = new ArrayList<>();
-    for (Map.Entry<String, Map<String, String>> e : byRow.entrySet()) {
+    for (Map.Entry<String, Map<Phase, String>> e : byRow.entrySet()) {
       List<String> row = new ArrayList<>();
       row.add(e.getKey());
-      for (String phase : PHASES) {
+      for (Phase phase : Phase.values()) {
         row.add(e.getValue().getOrDefault(phase, ""));
       }
       rows.add(row);
     }
     List<String> headers = new ArrayList<>();
     headers.add("client → node, api (requests)");
-    PHASES.forEach(p -> headers.add(p + " ms"));
+    for (Phase phase : Phase.values()) {
+      headers.add(phase.tagValue() + " ms");
+    }
     html.paragraph(
-        "Request phases, mean / max in milliseconds since start (client.id tag "
+        "Request phases since start, p50 / p99 in milliseconds (log-linear buckets: within 12.5 %;"
+            + " client.id "
             + ClientTags.MAX_CLIENT_ID_LENGTH
             + " characters at most):");
     html.table(headers, rows);
+  }
+
+  private static String millis(long nanos) {
+    double ms = nanos / 1e6;
+    return String.format(Locale.ROOT, ms < 10 ? "%.2f" : "%.0f", ms);
   }
 }

@@ -3,7 +3,9 @@ package io.faultline.kafka.connection;
 import io.faultline.core.finding.Finding;
 import io.faultline.core.finding.Findings;
 import io.faultline.core.net.Outcome;
+import io.faultline.kafka.ClientTags;
 import io.faultline.kafka.KafkaFindingTypes;
+import io.faultline.kafka.KafkaMeters;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -98,8 +100,15 @@ public final class ConnectionMonitor implements AutoCloseable {
       TcpFacts f = facts.value().orElseThrow();
       List<Finding> current = new ArrayList<>(ConnectionHealth.evaluate(w.connection(), f));
       findings.replaceAll(source(key), current);
-      if (recycler != null
-          && recycler.onSample(key, f, nanoClock.getAsLong()) == Recycler.Decision.RECYCLED) {
+      // A bootstrap connection (negative node id) carries metadata only and is not reconnected
+      // once closed: recycling it gains nothing and would hold the one-recycle-in-progress guard.
+      boolean bootstrap = w.connection().nodeId().startsWith("-");
+      Recycler.Decision decision =
+          recycler == null || bootstrap
+              ? Recycler.Decision.HEALTHY
+              : recycler.onSample(key, f, nanoClock.getAsLong());
+      countRecycleDecision(w.connection(), decision);
+      if (decision == Recycler.Decision.RECYCLED) {
         Finding recycled =
             Finding.of(KafkaFindingTypes.KAFKA_CONNECTION_RECYCLED, w.connection().subject())
                 .message("Closed the connection so the client reconnects: " + f.describe())
@@ -114,6 +123,23 @@ public final class ConnectionMonitor implements AutoCloseable {
       LOG.log(Level.DEBUG, "Faultline: sampling " + key + " failed", e);
       return List.of();
     }
+  }
+
+  private void countRecycleDecision(BrokerConnection connection, Recycler.Decision decision) {
+    if (registry == null
+        || decision == Recycler.Decision.HEALTHY
+        || decision == Recycler.Decision.SUSPECT) {
+      return;
+    }
+    KafkaMeters.CONNECTION_RECYCLES
+        .counter()
+        .tags(
+            KafkaMeters.CONNECTION_RECYCLES.tags(
+                ClientTags.clientId(connection.clientId()),
+                ClientTags.nodeId(connection.nodeId()),
+                decision.name().toLowerCase(java.util.Locale.ROOT)))
+        .register(registry)
+        .increment();
   }
 
   /** Samples every connection every {@code interval} on a daemon thread until {@link #close()}. */

@@ -73,13 +73,9 @@ public final class ClientPhases implements AutoCloseable {
     ConnectionPhaseTracker t = trackers.get(nodeId);
     if (t == null) {
       NodePhaseStats sums = stats.computeIfAbsent(nodeId, k -> new NodePhaseStats());
-      PhaseRecorder recorder = sums;
-      if (registry != null) {
-        MeteredPhaseRecorder metered =
-            new MeteredPhaseRecorder(registry, clientType, clientId, nodeId, sums);
-        recorders.put(nodeId, metered);
-        recorder = metered;
-      }
+      MeteredPhaseRecorder recorder =
+          new MeteredPhaseRecorder(registry, clientType, clientId, nodeId, sums);
+      recorders.put(nodeId, recorder);
       t = new ConnectionPhaseTracker(recorder, deliveryObservable);
       trackers.put(nodeId, t);
     }
@@ -145,6 +141,23 @@ public final class ClientPhases implements AutoCloseable {
       interval.put(e.getKey(), now.minus(before));
     }
     return detector.evaluate(clientId, interval);
+  }
+
+  /** The client id as given. */
+  public String clientId() {
+    return clientId;
+  }
+
+  /**
+   * Phase distributions so far, per node (the {@code node.id} tag value), API name and phase: what
+   * the status page shows as percentiles.
+   */
+  public Map<String, Map<String, Map<Phase, PhaseHistogram.Snapshot>>> distributions() {
+    Map<String, Map<String, Map<Phase, PhaseHistogram.Snapshot>>> out = new java.util.TreeMap<>();
+    for (MeteredPhaseRecorder r : recorders.values()) {
+      out.put(r.nodeId(), r.snapshots());
+    }
+    return out;
   }
 
   /** Removes every meter this client registered. */

@@ -1,39 +1,51 @@
 package io.faultline.kafka.phase;
 
+import io.faultline.core.metrics.MeterDoc;
 import io.faultline.kafka.ClientTags;
 import io.faultline.kafka.ClientType;
 import io.faultline.kafka.KafkaMeters;
+import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
-import io.micrometer.core.instrument.Timer;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Records one client's requests to one broker node as {@code faultline.kafka.request.phase} and
- * {@code faultline.kafka.request.gap} timers. Timers are registered on first use of each API and
- * cached in arrays, so recording is a few array reads and {@code Timer.record} calls. {@link
- * #close()} removes every meter it registered.
+ * Records one client's requests to one broker node into {@link PhaseHistogram}s — one per API and
+ * phase, plus the gap — and publishes them as the {@code faultline.kafka.request.phase} and {@code
+ * faultline.kafka.request.gap} timers. The timers are {@link FunctionTimer}s that read the
+ * histograms' count and sum at scrape time, so recording a request costs a few array writes instead
+ * of six {@code Timer.record} calls. Histograms and timers are created on the first request of each
+ * API. {@link #close()} removes every meter it registered.
  */
 public final class MeteredPhaseRecorder implements PhaseRecorder, AutoCloseable {
 
   private static final Phase[] PHASES = Phase.values();
   private static final int MAX_API = 256;
+  private static final int QUEUE = Phase.QUEUE.ordinal();
+  private static final int TRANSMIT = Phase.TRANSMIT.ordinal();
+  private static final int DELIVERY = Phase.DELIVERY.ordinal();
+  private static final int RESPONSE = Phase.RESPONSE.ordinal();
+  private static final int RESPONSE_INCL_DELIVERY = Phase.RESPONSE_INCL_DELIVERY.ordinal();
+  private static final int RECEIVE = Phase.RECEIVE.ordinal();
 
   private final MeterRegistry registry;
   private final Tags base;
-  private final Tags gapBase;
-  private final Timer[][] phaseTimers = new Timer[MAX_API][];
-  private final Timer[] gapTimers = new Timer[MAX_API];
+  private final String nodeId;
+  // [api][phase ordinal], and [api] for the gap; written by the I/O thread, read by the page.
+  private final PhaseHistogram[][] phases = new PhaseHistogram[MAX_API][];
+  private final PhaseHistogram[] gaps = new PhaseHistogram[MAX_API];
   private final List<Meter.Id> registered = new ArrayList<>();
   private final PhaseRecorder next;
 
   /**
    * A recorder for one client's connection to one node.
    *
-   * @param registry where the timers go
+   * @param registry where the timers go, or {@code null} for histograms only
    * @param clientType the client's kind
    * @param clientId the client's {@code client.id} (sanitised and capped here)
    * @param nodeId the node id as Kafka's selector names it ({@code "1"}, {@code "-1"} for
@@ -49,12 +61,15 @@ public final class MeteredPhaseRecorder implements PhaseRecorder, AutoCloseable 
       PhaseRecorder next) {
     this.registry = registry;
     String type = clientType == null ? ClientType.OTHER.tagValue() : clientType.tagValue();
+    this.nodeId = ClientTags.nodeId(nodeId);
     this.base =
         Tags.of(
-            "client.type", type,
-            "client.id", ClientTags.clientId(clientId),
-            "node.id", ClientTags.nodeId(nodeId));
-    this.gapBase = base;
+            "client.type",
+            type,
+            "client.id",
+            ClientTags.clientId(clientId),
+            "node.id",
+            this.nodeId);
     this.next = next == null ? PhaseRecorder.NONE : next;
   }
 
@@ -67,51 +82,96 @@ public final class MeteredPhaseRecorder implements PhaseRecorder, AutoCloseable 
       long responseNanos,
       long receiveNanos) {
     int api = apiKey & (MAX_API - 1);
-    Timer[] timers = phaseTimers[api];
-    if (timers == null) {
-      timers = register(apiKey);
+    PhaseHistogram[] h = phases[api];
+    if (h == null) {
+      h = register(apiKey);
     }
-    timers[Phase.QUEUE.ordinal()].record(queueNanos, TimeUnit.NANOSECONDS);
-    timers[Phase.TRANSMIT.ordinal()].record(transmitNanos, TimeUnit.NANOSECONDS);
+    h[QUEUE].record(queueNanos);
+    h[TRANSMIT].record(transmitNanos);
     if (responseNanos >= 0) {
       if (deliveryNanos >= 0) {
-        timers[Phase.DELIVERY.ordinal()].record(deliveryNanos, TimeUnit.NANOSECONDS);
-        timers[Phase.RESPONSE.ordinal()].record(responseNanos, TimeUnit.NANOSECONDS);
+        h[DELIVERY].record(deliveryNanos);
+        h[RESPONSE].record(responseNanos);
       } else {
-        timers[Phase.RESPONSE_INCL_DELIVERY.ordinal()].record(responseNanos, TimeUnit.NANOSECONDS);
+        h[RESPONSE_INCL_DELIVERY].record(responseNanos);
       }
-      timers[Phase.RECEIVE.ordinal()].record(receiveNanos, TimeUnit.NANOSECONDS);
-      long gap = queueNanos + transmitNanos + Math.max(deliveryNanos, 0) + receiveNanos;
-      gapTimers[api].record(gap, TimeUnit.NANOSECONDS);
+      h[RECEIVE].record(receiveNanos);
+      gaps[api].record(queueNanos + transmitNanos + Math.max(deliveryNanos, 0) + receiveNanos);
     }
     next.record(apiKey, queueNanos, transmitNanos, deliveryNanos, responseNanos, receiveNanos);
   }
 
-  private Timer[] register(short apiKey) {
+  private PhaseHistogram[] register(short apiKey) {
     int api = apiKey & (MAX_API - 1);
     String apiName = ApiNames.of(apiKey);
-    Timer[] timers = new Timer[PHASES.length];
+    PhaseHistogram[] h = new PhaseHistogram[PHASES.length];
     for (Phase phase : PHASES) {
-      Timer t =
-          KafkaMeters.REQUEST_PHASE
-              .timer()
-              .tags(base.and("api", apiName, "phase", phase.tagValue()))
-              .register(registry);
-      registered.add(t.getId());
-      timers[phase.ordinal()] = t;
+      h[phase.ordinal()] = new PhaseHistogram();
+      publish(
+          KafkaMeters.REQUEST_PHASE,
+          base.and("api", apiName, "phase", phase.tagValue()),
+          h[phase.ordinal()]);
     }
-    Timer gap =
-        KafkaMeters.REQUEST_GAP.timer().tags(gapBase.and("api", apiName)).register(registry);
-    registered.add(gap.getId());
-    gapTimers[api] = gap;
-    phaseTimers[api] = timers;
-    return timers;
+    PhaseHistogram gap = new PhaseHistogram();
+    publish(KafkaMeters.REQUEST_GAP, base.and("api", apiName), gap);
+    gaps[api] = gap;
+    phases[api] = h; // last: a reader that sees it sees the gap too
+    return h;
+  }
+
+  private void publish(MeterDoc doc, Tags tags, PhaseHistogram histogram) {
+    if (registry == null) {
+      return;
+    }
+    FunctionTimer t =
+        FunctionTimer.builder(
+                doc.name(),
+                histogram,
+                PhaseHistogram::count,
+                PhaseHistogram::sumNanos,
+                TimeUnit.NANOSECONDS)
+            .description(doc.description())
+            .tags(tags)
+            .register(registry);
+    registered.add(t.getId());
+  }
+
+  /** The node id tag value. */
+  public String nodeId() {
+    return nodeId;
+  }
+
+  /**
+   * Snapshots of every API seen so far: API name → phase → histogram (only phases that recorded
+   * something).
+   */
+  public Map<String, Map<Phase, PhaseHistogram.Snapshot>> snapshots() {
+    Map<String, Map<Phase, PhaseHistogram.Snapshot>> out = new LinkedHashMap<>();
+    for (int api = 0; api < MAX_API; api++) {
+      PhaseHistogram[] h = phases[api];
+      if (h == null) {
+        continue;
+      }
+      Map<Phase, PhaseHistogram.Snapshot> byPhase = new LinkedHashMap<>();
+      for (Phase phase : PHASES) {
+        PhaseHistogram.Snapshot s = h[phase.ordinal()].snapshot();
+        if (s.count() > 0) {
+          byPhase.put(phase, s);
+        }
+      }
+      if (!byPhase.isEmpty()) {
+        out.put(ApiNames.of((short) api), byPhase);
+      }
+    }
+    return out;
   }
 
   @Override
   public void close() {
-    for (Meter.Id id : registered) {
-      registry.remove(id);
+    if (registry != null) {
+      for (Meter.Id id : registered) {
+        registry.remove(id);
+      }
     }
     registered.clear();
   }

@@ -1,17 +1,34 @@
 package io.faultline.kafka.phase;
 
-import java.util.concurrent.atomic.LongAdder;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * Running sums of one node's request phases, written on the client's I/O thread and read by the
  * sampler that looks for {@code KAFKA_TRANSMIT_BOUND}. A {@link PhaseRecorder} itself, so it can be
- * chained after the meters.
+ * chained after the meters. One writer at a time (Kafka confines a {@code NetworkClient} to one
+ * thread at a time): plain sums published with opaque writes, no CAS and no striping.
  */
 public final class NodePhaseStats implements PhaseRecorder {
 
-  private final LongAdder requests = new LongAdder();
-  private final LongAdder totalNanos = new LongAdder();
-  private final LongAdder preBrokerNanos = new LongAdder();
+  private static final VarHandle REQUESTS;
+  private static final VarHandle TOTAL;
+  private static final VarHandle PRE_BROKER;
+
+  static {
+    try {
+      MethodHandles.Lookup l = MethodHandles.lookup();
+      REQUESTS = l.findVarHandle(NodePhaseStats.class, "requests", long.class);
+      TOTAL = l.findVarHandle(NodePhaseStats.class, "totalNanos", long.class);
+      PRE_BROKER = l.findVarHandle(NodePhaseStats.class, "preBrokerNanos", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private long requests;
+  private long totalNanos;
+  private long preBrokerNanos;
 
   @Override
   public void record(
@@ -25,14 +42,17 @@ public final class NodePhaseStats implements PhaseRecorder {
       return; // no response: no latency to compare with
     }
     long pre = queueNanos + transmitNanos + Math.max(deliveryNanos, 0);
-    requests.increment();
-    preBrokerNanos.add(pre);
-    totalNanos.add(pre + responseNanos + receiveNanos);
+    PRE_BROKER.setOpaque(this, preBrokerNanos + pre);
+    TOTAL.setOpaque(this, totalNanos + pre + responseNanos + receiveNanos);
+    REQUESTS.setOpaque(this, requests + 1);
   }
 
   /** The sums so far. */
   public Snapshot snapshot() {
-    return new Snapshot(requests.sum(), preBrokerNanos.sum(), totalNanos.sum());
+    return new Snapshot(
+        (long) REQUESTS.getOpaque(this),
+        (long) PRE_BROKER.getOpaque(this),
+        (long) TOTAL.getOpaque(this));
   }
 
   /**

@@ -23,10 +23,14 @@ class ConnectionMonitorTest {
   private long now;
 
   private BrokerConnection connection() {
+    return connection("2");
+  }
+
+  private BrokerConnection connection(String node) {
     return new BrokerConnection(
         ClientType.CONSUMER,
         "replicator",
-        "2",
+        node,
         new InetSocketAddress("10.0.0.7", 9092),
         () -> Outcome.of(3),
         reader);
@@ -64,8 +68,36 @@ class ConnectionMonitorTest {
     assertThat(registry.get("faultline.kafka.connection.window_scaling").gauge().value())
         .isEqualTo(1.0);
 
+    assertThat(
+            registry
+                .get("faultline.kafka.connection.recycles")
+                .tags("node.id", "2", "decision", "recycled")
+                .counter()
+                .count())
+        .isEqualTo(1.0);
+
     monitor.close();
-    assertThat(registry.getMeters()).isEmpty();
+    assertThat(registry.getMeters())
+        .as("the connection gauges go; the recycle count stays")
+        .extracting(m -> m.getId().getName())
+        .containsExactly("faultline.kafka.connection.recycles");
+  }
+
+  @Test
+  void bootstrapConnectionsAreReportedButNeverRecycled() {
+    var recycler =
+        new Recycler(
+            new Recycler.Policy(true, 1, Duration.ZERO, 0.8), (key, reason) -> recycled.add(key));
+    var monitor = new ConnectionMonitor(findings, recycler, null, () -> now);
+    monitor.add("replicator/-1", connection("-1"));
+    monitor.add("replicator/2", connection("2"));
+    reader.set(TcpInfos.seed002().build());
+    monitor.sampleNow("replicator/-1");
+    monitor.sampleNow("replicator/-1");
+    assertThat(findings.active()).extracting(Finding::id).contains("KAFKA_WINDOW_SCALING_OFF");
+    assertThat(recycled).as("a bootstrap connection is not reconnected once closed").isEmpty();
+    monitor.sampleNow("replicator/2");
+    assertThat(recycled).as("and does not hold the recycle guard").containsExactly("replicator/2");
   }
 
   @Test

@@ -56,9 +56,15 @@ class ClientPhasesTest {
             registry
                 .get("faultline.kafka.request.phase")
                 .tags("node.id", "2", "phase", "transmit")
-                .timer()
+                .functionTimer()
                 .count())
         .isEqualTo(5);
+    PhaseHistogram.Snapshot transmit =
+        phases.distributions().get("2").get("produce").get(Phase.TRANSMIT);
+    assertThat(transmit.count()).isEqualTo(5);
+    assertThat(transmit.percentileNanos(0.99))
+        .as("p99 of five 1 799 ms transmits, within a bucket")
+        .isBetween(1_799 * MS, 1_799 * MS * 9 / 8);
 
     phases.requestCreated("2", 99, (short) 0, true, t);
     phases.connectionClosed("2");
@@ -77,5 +83,8 @@ class ClientPhasesTest {
     assertThat(phases.awaitingDelivery("1")).isFalse();
     assertThat(phases.responseCompleted("1", 1, 2)).isEqualTo(2);
     assertThat(phases.awaitingDelivery("unknown")).isFalse();
+    assertThat(phases.distributions().get("1").get("metadata").get(Phase.QUEUE).count())
+        .as("percentiles are kept without a registry too")
+        .isEqualTo(1);
   }
 }

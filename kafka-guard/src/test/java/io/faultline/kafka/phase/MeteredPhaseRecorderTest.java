@@ -3,7 +3,7 @@ package io.faultline.kafka.phase;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.faultline.kafka.ClientType;
-import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -20,20 +20,21 @@ class MeteredPhaseRecorderTest {
 
     recorder.record((short) 0, 1_000_000, 2_000_000, 3_000_000, 4_000_000, 5_000_000);
 
-    Timer delivery =
+    FunctionTimer delivery =
         registry
             .get("faultline.kafka.request.phase")
             .tags("client.type", "producer", "node.id", "2", "api", "produce", "phase", "delivery")
-            .timer();
+            .functionTimer();
     assertThat(delivery.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(3.0);
     assertThat(delivery.getId().getTag("client.id")).isEqualTo("orders_producer__1__n_code");
-    Timer gap = registry.get("faultline.kafka.request.gap").tags("api", "produce").timer();
+    FunctionTimer gap =
+        registry.get("faultline.kafka.request.gap").tags("api", "produce").functionTimer();
     assertThat(gap.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(1 + 2 + 3 + 5);
     assertThat(
             registry
                 .get("faultline.kafka.request.phase")
                 .tags("phase", "response_incl_delivery")
-                .timer()
+                .functionTimer()
                 .count())
         .isZero();
     assertThat(stats.snapshot()).isEqualTo(new NodePhaseStats.Snapshot(1, 6_000_000, 15_000_000));
@@ -54,12 +55,17 @@ class MeteredPhaseRecorderTest {
         registry
             .get("faultline.kafka.request.phase")
             .tags("api", "fetch", "phase", "response_incl_delivery", "node.id", "bootstrap")
-            .timer();
+            .functionTimer();
     assertThat(merged.count()).isEqualTo(1);
     assertThat(merged.getId().getTag("client.id")).isEqualTo("none");
-    assertThat(registry.get("faultline.kafka.request.phase").tags("phase", "queue").timer().count())
+    assertThat(
+            registry
+                .get("faultline.kafka.request.phase")
+                .tags("phase", "queue")
+                .functionTimer()
+                .count())
         .isEqualTo(2);
-    assertThat(registry.get("faultline.kafka.request.gap").timer().count()).isEqualTo(1);
+    assertThat(registry.get("faultline.kafka.request.gap").functionTimer().count()).isEqualTo(1);
   }
 
   @Test

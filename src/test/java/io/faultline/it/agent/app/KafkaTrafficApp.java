@@ -22,8 +22,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * them back; it prints {@code produced=N consumed=M}, then {@code ready}, and stays up (clients
  * open) until its standard input gets a line.
  *
- * <p>Arguments: bootstrap servers, topic, records, record size in bytes, and a file to create when
- * ready (the parent reads the child's output only at its exit).
+ * <p>Arguments: bootstrap servers, topic, records, record size in bytes, a file to create when
+ * ready (the parent reads the child's output only at its exit), and optionally extra producer
+ * settings as {@code key=value,key=value}.
  */
 public final class KafkaTrafficApp {
 
@@ -42,6 +43,12 @@ public final class KafkaTrafficApp {
     p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
     p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
     p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+    if (args.length > 5) {
+      for (String kv : args[5].split(",")) {
+        int eq = kv.indexOf('=');
+        p.put(kv.substring(0, eq), kv.substring(eq + 1));
+      }
+    }
     Properties c = new Properties();
     c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     c.put(ConsumerConfig.CLIENT_ID_CONFIG, "traffic-consumer");

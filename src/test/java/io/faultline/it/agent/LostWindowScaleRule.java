@@ -1,0 +1,93 @@
+package io.faultline.it.agent;
+
+import io.faultline.it.servers.KafkaNode;
+
+/**
+ * Seed 002's handshake in one broker container's network namespace (brief, section 4): SYN cookies
+ * forced ({@code tcp_syncookies=2}) and an nftables rule that strips the timestamp option from SYNs
+ * to the broker port, as the NAT gateway did. A connection made while it is on has no window
+ * scaling. {@link #lift()} restores the namespace; {@link #close()} lifts it if still on. Needs
+ * root, {@code nsenter} and {@code nft}.
+ */
+final class LostWindowScaleRule implements AutoCloseable {
+
+  private final String pid;
+  private boolean on;
+
+  private LostWindowScaleRule(String pid) {
+    this.pid = pid;
+  }
+
+  /** Puts the rule on in {@code node}'s namespace. */
+  static LostWindowScaleRule on(KafkaNode node) throws Exception {
+    String pid =
+        Long.toString(
+            node.networkNamespacePid()
+                .orElseThrow(
+                    () -> new IllegalStateException("node " + node.id() + " is no container")));
+    LostWindowScaleRule rule = new LostWindowScaleRule(pid);
+    rule.on = true;
+    try {
+      rule.inNs("sh", "-c", "echo 2 > /proc/sys/net/ipv4/tcp_syncookies");
+      rule.inNs("nft", "add", "table", "inet", "faultline");
+      rule.inNs(
+          "nft",
+          "add",
+          "chain",
+          "inet",
+          "faultline",
+          "pre",
+          "{ type filter hook prerouting priority -300; }");
+      rule.inNs(
+          "nft",
+          "add",
+          "rule",
+          "inet",
+          "faultline",
+          "pre",
+          "tcp dport " + node.address().getPort() + " tcp flags syn reset tcp option timestamp");
+    } catch (Exception e) {
+      rule.close();
+      throw e;
+    }
+    return rule;
+  }
+
+  /** True when this process can do it (root, {@code nsenter}, {@code nft}). */
+  static boolean available() {
+    try {
+      SlowLink.run("nft", "--version");
+      return SlowLink.available();
+    } catch (Exception e) {
+      return false;
+    }
+  }
+
+  /** Restores normal handshakes: new connections get window scaling again. */
+  void lift() throws Exception {
+    if (on) {
+      on = false;
+      inNs("nft", "delete", "table", "inet", "faultline");
+      inNs("sh", "-c", "echo 1 > /proc/sys/net/ipv4/tcp_syncookies");
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      lift();
+    } catch (Exception e) {
+      System.out.println("[faultline-it] could not lift the rule: " + e.getMessage());
+    }
+  }
+
+  private void inNs(String... command) throws Exception {
+    String[] full = new String[command.length + 4];
+    full[0] = "nsenter";
+    full[1] = "-t";
+    full[2] = pid;
+    full[3] = "-n";
+    System.arraycopy(command, 0, full, 4, command.length);
+    SlowLink.run(full);
+  }
+}
