@@ -2,6 +2,7 @@ package io.faultline.kafka;
 
 import io.faultline.core.config.ConfigKey;
 import io.faultline.core.config.ConfigKeyCatalog;
+import io.faultline.kafka.connection.RecycleMode;
 import java.time.Duration;
 import java.util.List;
 
@@ -118,15 +119,18 @@ public final class KafkaConfigKeys implements ConfigKeyCatalog {
               + " clients started at once (a Kafka Connect cluster, seed 002) do not connect at"
               + " once. 0s: off.");
 
-  /** Switch of connection recycling. */
-  public static final ConfigKey<Boolean> RECYCLE =
-      ConfigKey.bool(
+  /** Connection recycling: off, warn (decide and report) or on (close and reconnect). */
+  public static final ConfigKey<RecycleMode> RECYCLE =
+      ConfigKey.enumKey(
           RECYCLE_FEATURE,
-          false,
+          RecycleMode.class,
+          RecycleMode.WARN,
           RECYCLE_FEATURE,
-          "Close a broker connection confirmed crippled (no window scaling or a collapsed window,"
-              + " ceiling far below demand, for kafka.recycle.samples samples) through the client's"
-              + " own disconnect path so it reconnects. Off: the findings are still raised.");
+          "What to do with a broker connection confirmed crippled (no window scaling or a"
+              + " collapsed window, ceiling far below demand, for kafka.recycle.samples samples)."
+              + " on: close it through the client's own disconnect path so in-flight requests are"
+              + " retried and it reconnects; warn: count it as would_recycle and leave it; off: no"
+              + " recycle decisions. The connection's TCP findings are raised in every mode.");
 
   /** Consecutive crippled samples before recycling. */
   public static final ConfigKey<Integer> RECYCLE_SAMPLES =

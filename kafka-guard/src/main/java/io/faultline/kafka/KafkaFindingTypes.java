@@ -19,7 +19,7 @@ public final class KafkaFindingTypes implements FindingCatalog {
               + " moved 300 KB/s on a 225 Mbps link until the task was restarted.",
           "Find why the handshake lost the option (SYN cookies on the broker: SyncookiesSent;"
               + " timestamps stripped by a middlebox; net.ipv4.tcp_window_scaling=0), fix the"
-              + " broker's listen backlog, and reconnect the client (kafka.recycle=true does it"
+              + " broker's listen backlog, and reconnect the client (kafka.recycle=on does it"
               + " for you).");
 
   /** The peer's window collapsed to a few segments while data waits. */

@@ -7,6 +7,7 @@ import io.faultline.core.config.ConfigSources;
 import io.faultline.core.config.FaultlineConfig;
 import io.faultline.core.finding.FindingCatalog;
 import io.faultline.core.metrics.MeterCatalog;
+import io.faultline.kafka.connection.RecycleMode;
 import io.faultline.kafka.connection.Recycler;
 import io.faultline.kafka.reconnect.StaggerSettings;
 import java.time.Duration;
@@ -35,13 +36,13 @@ class KafkaCatalogsTest {
   }
 
   @Test
-  void defaultsStaggerOnRecycleOffAndUserSettingsApply() {
+  void defaultsStaggerOnRecycleWarnAndUserSettingsApply() {
     FaultlineConfig defaults = FaultlineConfig.builder().load();
     assertThat(defaults.problems()).isEmpty();
     StaggerSettings stagger = StaggerSettings.forClient(defaults, ClientType.PRODUCER, Map.of());
     assertThat(stagger.enabled()).isTrue();
     assertThat(stagger.windowNanos()).isEqualTo(Duration.ofSeconds(3).toNanos());
-    assertThat(Recycler.Policy.from(defaults).enabled()).isFalse();
+    assertThat(Recycler.Policy.from(defaults).mode()).isEqualTo(RecycleMode.WARN);
 
     FaultlineConfig set =
         FaultlineConfig.builder()
@@ -50,7 +51,7 @@ class KafkaCatalogsTest {
                     Map.of(),
                     Map.of(
                         "faultline.kafka.stagger.window", "20s",
-                        "faultline.kafka.recycle", "true",
+                        "faultline.kafka.recycle", "on",
                         "faultline.kafka.recycle.samples", "0"),
                     ""))
             .load();
@@ -58,7 +59,24 @@ class KafkaCatalogsTest {
         StaggerSettings.forClient(set, ClientType.CONSUMER, Map.of("request.timeout.ms", 40_000));
     assertThat(capped.windowNanos()).isEqualTo(Duration.ofSeconds(10).toNanos());
     Recycler.Policy policy = Recycler.Policy.from(set);
-    assertThat(policy.enabled()).isTrue();
+    assertThat(policy.mode()).isEqualTo(RecycleMode.ON);
     assertThat(policy.samples()).isEqualTo(1); // 0 clamped: one sample at least
+  }
+
+  @Test
+  void recycleModesParseAndABadValueTurnsRecyclingOff() {
+    assertThat(recycleModeFor("off")).isEqualTo(RecycleMode.OFF);
+    assertThat(recycleModeFor("WARN")).isEqualTo(RecycleMode.WARN);
+    assertThat(recycleModeFor("on")).isEqualTo(RecycleMode.ON);
+    // "true" was the old boolean form: rejected, so the feature is off rather than guessed at.
+    assertThat(recycleModeFor("true")).isEqualTo(RecycleMode.OFF);
+  }
+
+  private static RecycleMode recycleModeFor(String value) {
+    FaultlineConfig config =
+        FaultlineConfig.builder()
+            .sources(ConfigSources.of(Map.of(), Map.of("faultline.kafka.recycle", value), ""))
+            .load();
+    return Recycler.Policy.from(config).mode();
   }
 }

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Seed 002's cure, automated: the broker container strips SYN timestamps under forced SYN cookies
  * ({@link LostWindowScaleRule}), so the idempotent producer in the child JVM (with {@code
  * -javaagent:}) connects without window scaling and, sending 256 KB requests, runs into the 64 KB
- * window. With {@code kafka.recycle=true} the agent closes that connection through the client's own
+ * window. With {@code kafka.recycle=on} the agent closes that connection through the client's own
  * disconnect path; the rule is lifted as soon as {@code KAFKA_WINDOW_SCALING_OFF} is seen (the
  * cause went away, as it did when seed 002's task was restarted), so the reconnect gets window
  * scaling back — and every record arrives exactly once. With recycling off the same connection is
@@ -98,11 +98,11 @@ class ConnectionRecyclingOnRealBrokerTest {
                 "prometheus.port="
                     + port
                     + ",kafka.tcp.interval=1s,kafka.recycle="
-                    + recycle
+                    + (recycle ? "on" : "warn")
                     + ",kafka.recycle.samples=3,kafka.recycle.min-interval=60s")
             .classPath(ChildJvm.jarOf(org.apache.kafka.clients.producer.KafkaProducer.class))
             .classPath(ChildJvm.jarOf(org.slf4j.Logger.class));
-    String label = recycle ? "on" : "off";
+    String label = recycle ? "on" : "warn";
     try (LostWindowScaleRule rule = LostWindowScaleRule.on(kafka.node(1));
         ChildJvm.Running running =
             child.start(

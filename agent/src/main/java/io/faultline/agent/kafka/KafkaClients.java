@@ -8,6 +8,7 @@ import io.faultline.kafka.ClientType;
 import io.faultline.kafka.KafkaConfigKeys;
 import io.faultline.kafka.connection.BrokerConnection;
 import io.faultline.kafka.connection.ConnectionMonitor;
+import io.faultline.kafka.connection.RecycleMode;
 import io.faultline.kafka.connection.Recycler;
 import io.faultline.kafka.phase.ClientPhases;
 import io.faultline.kafka.phase.TransmitBoundDetector;
@@ -71,10 +72,13 @@ public final class KafkaClients {
     this.deliveryObservable =
         tcpInfoReader.isSupported() && runtime.socketFdsUnavailable().isEmpty();
     this.deliverySampler = new DeliverySampler(tcpInfoReader);
+    Recycler.Policy recyclePolicy = Recycler.Policy.from(config);
     this.monitor =
         new ConnectionMonitor(
             runtime.findings(),
-            new Recycler(Recycler.Policy.from(config), this::recycle),
+            recyclePolicy.mode() == RecycleMode.OFF
+                ? null
+                : new Recycler(recyclePolicy, this::recycle),
             runtime.meters(),
             System::nanoTime);
     Duration interval = config.get(KafkaConfigKeys.TCP_INTERVAL);

@@ -145,7 +145,7 @@ final class ConfigLoader {
     Map<String, Boolean> features = new TreeMap<>();
     for (ConfigKey<?> key : registry.byName().values()) {
       Object switchValue = values.get(key.feature());
-      boolean switchedOn = !(switchValue instanceof Boolean) || (Boolean) switchValue;
+      boolean switchedOn = FeatureSwitch.isOn(switchValue);
       features.put(key.feature(), switchedOn && !rejected.contains(key.feature()));
     }
     return features;

@@ -70,12 +70,14 @@ final class KeyRegistry {
 
   private static void add(
       Map<String, ConfigKey<?>> keys, ConfigKey<?> key, String declaredBy, Problems problems) {
-    if (key.name().equals(key.feature()) && key.type() != ValueType.BOOLEAN) {
+    if (key.name().equals(key.feature())
+        && key.type() != ValueType.BOOLEAN
+        && !FeatureSwitch.isOffEnum(key.defaultValue())) {
       problems.error(
           key.name(),
           declaredBy,
-          "a key named after its feature is that feature's on/off switch and must be boolean;"
-              + " ignored, rename it (a Faultline bug)");
+          "a key named after its feature is that feature's on/off switch and must be boolean"
+              + " or an enum with an OFF value; ignored, rename it (a Faultline bug)");
       return;
     }
     ConfigKey<?> earlier = keys.putIfAbsent(key.name(), key);

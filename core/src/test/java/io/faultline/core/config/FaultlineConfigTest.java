@@ -259,6 +259,31 @@ class FaultlineConfigTest {
         .satisfies(p -> assertThat(p.message()).contains("must be boolean"));
   }
 
+  enum Mode {
+    OFF,
+    WARN,
+    ON
+  }
+
+  @Test
+  void anEnumSwitchWithAnOffValueTurnsItsFeatureOffOnlyWhenOff() {
+    ConfigKey<Mode> mode = ConfigKey.enumKey("modal", Mode.class, Mode.WARN, "modal", "d");
+    ConfigKey<Integer> other = ConfigKey.integer("modal.samples", 3, "modal", "d");
+    java.util.function.Function<String, FaultlineConfig> load =
+        args ->
+            FaultlineConfig.builder()
+                .sources(ConfigSources.of(Map.of(), Map.of(), args))
+                .keys(mode, other)
+                .load();
+
+    assertThat(load.apply("").problems()).isEmpty();
+    assertThat(load.apply("").isFeatureEnabled("modal")).isTrue();
+    assertThat(load.apply("modal=on").isFeatureEnabled("modal")).isTrue();
+    assertThat(load.apply("modal=off").isFeatureEnabled("modal")).isFalse();
+    assertThat(load.apply("modal=sometimes").isFeatureEnabled("modal")).isFalse();
+    assertThat(load.apply("modal.samples=x").isFeatureEnabled("modal")).isFalse();
+  }
+
   @Test
   void effectiveAsTextListsEveryKeyWithItsSource() {
     String text = agent("kafka.tcp.interval=5s").effectiveAsText();

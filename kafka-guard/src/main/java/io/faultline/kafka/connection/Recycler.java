@@ -20,8 +20,9 @@ import java.util.Objects;
  * and never while another recycle in this process has not reconnected yet (so a broker-side cause
  * cannot make Faultline close every connection at once), the action runs.
  *
- * <p>With {@code kafka.recycle=false} (the default) decisions are still made and reported as {@link
- * Decision#WOULD_RECYCLE}, and nothing is closed. Thread-safe.
+ * <p>With {@code kafka.recycle=warn} (the default) decisions are still made and reported as {@link
+ * Decision#WOULD_RECYCLE}, and nothing is closed; with {@code off} no recycler is built at all.
+ * Thread-safe.
  */
 public final class Recycler {
 
@@ -62,15 +63,16 @@ public final class Recycler {
   /**
    * The settings.
    *
-   * @param enabled {@code kafka.recycle}
+   * @param mode {@code kafka.recycle}
    * @param samples {@code kafka.recycle.samples}
    * @param minInterval {@code kafka.recycle.min-interval}
    * @param demandRatio {@code kafka.recycle.demand-ratio}
    */
-  public record Policy(boolean enabled, int samples, Duration minInterval, double demandRatio) {
+  public record Policy(RecycleMode mode, int samples, Duration minInterval, double demandRatio) {
 
     /** Clamps soft mistakes: at least one sample, no negative interval or ratio. */
     public Policy {
+      mode = mode == null ? RecycleMode.WARN : mode;
       samples = Math.max(1, samples);
       minInterval = minInterval == null || minInterval.isNegative() ? Duration.ZERO : minInterval;
       demandRatio = demandRatio > 0 ? demandRatio : 0.8;
@@ -79,7 +81,11 @@ public final class Recycler {
     /** The policy in {@code config}. */
     public static Policy from(FaultlineConfig config) {
       return new Policy(
-          config.isFeatureEnabled(KafkaConfigKeys.RECYCLE_FEATURE),
+          // A rejected kafka.recycle.* value turns the feature off: never close on a setting the
+          // user did not mean.
+          config.isFeatureEnabled(KafkaConfigKeys.RECYCLE_FEATURE)
+              ? config.get(KafkaConfigKeys.RECYCLE)
+              : RecycleMode.OFF,
           config.get(KafkaConfigKeys.RECYCLE_SAMPLES),
           config.get(KafkaConfigKeys.RECYCLE_MIN_INTERVAL),
           config.get(KafkaConfigKeys.RECYCLE_DEMAND_RATIO));
@@ -119,7 +125,7 @@ public final class Recycler {
     if (n < policy.samples()) {
       return Decision.SUSPECT;
     }
-    if (!policy.enabled()) {
+    if (policy.mode() != RecycleMode.ON) {
       return Decision.WOULD_RECYCLE;
     }
     if (inProgress != null && nowNanos - inProgressSince >= IN_PROGRESS_TIMEOUT_NANOS) {

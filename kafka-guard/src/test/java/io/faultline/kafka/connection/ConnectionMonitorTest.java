@@ -41,7 +41,7 @@ class ConnectionMonitorTest {
     var registry = new SimpleMeterRegistry();
     var recycler =
         new Recycler(
-            new Recycler.Policy(true, 2, Duration.ofMinutes(5), 0.8),
+            new Recycler.Policy(RecycleMode.ON, 2, Duration.ofMinutes(5), 0.8),
             (key, reason) -> recycled.add(key));
     var monitor = new ConnectionMonitor(findings, recycler, registry, () -> now);
     monitor.add("replicator/2", connection());
@@ -87,7 +87,8 @@ class ConnectionMonitorTest {
   void bootstrapConnectionsAreReportedButNeverRecycled() {
     var recycler =
         new Recycler(
-            new Recycler.Policy(true, 1, Duration.ZERO, 0.8), (key, reason) -> recycled.add(key));
+            new Recycler.Policy(RecycleMode.ON, 1, Duration.ZERO, 0.8),
+            (key, reason) -> recycled.add(key));
     var monitor = new ConnectionMonitor(findings, recycler, null, () -> now);
     monitor.add("replicator/-1", connection("-1"));
     monitor.add("replicator/2", connection("2"));

@@ -18,7 +18,7 @@ class RecyclerTest {
 
   private Recycler recycler(boolean enabled) {
     return new Recycler(
-        new Policy(enabled, 3, Duration.ofMinutes(5), 0.8),
+        new Policy(enabled ? RecycleMode.ON : RecycleMode.WARN, 3, Duration.ofMinutes(5), 0.8),
         (key, reason) -> closed.add(key + ": " + reason));
   }
 
@@ -104,12 +104,13 @@ class RecyclerTest {
   void aThrowingOrRefusingActionIsFailedNotFatal() {
     Recycler r =
         new Recycler(
-            new Policy(true, 1, Duration.ZERO, 0.8),
+            new Policy(RecycleMode.ON, 1, Duration.ZERO, 0.8),
             (key, reason) -> {
               throw new IllegalStateException("no channel");
             });
     assertThat(r.onSample("c/2", crippled, 0)).isEqualTo(Decision.FAILED);
-    Recycler refusing = new Recycler(new Policy(true, 1, Duration.ZERO, 0.8), (k, why) -> false);
+    Recycler refusing =
+        new Recycler(new Policy(RecycleMode.ON, 1, Duration.ZERO, 0.8), (k, why) -> false);
     assertThat(refusing.onSample("c/2", crippled, 0)).isEqualTo(Decision.FAILED);
   }
 }
