@@ -18,8 +18,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * </pre>
  *
  * <p>Size: {@code -Dfaultline.bench.storm.jvms} (2), {@code .producers} and {@code .consumers} per
- * JVM (150 each), {@code .window-ms} (3000, the default window), {@code .backlog} (16). Prints the
- * table and writes it with the per-10 ms series to {@code src/test/target/reconnect-storm/}.
+ * JVM (150 each), {@code .window-ms} (3000, the default window), {@code .backlog} (16), {@code
+ * .observe-s} (18: seconds sampled after the election). Prints the table and writes it with the
+ * per-10 ms series to {@code src/test/target/reconnect-storm/}.
  */
 @RequiresDocker("the brokers' own network namespaces with small listen queues")
 @EnabledIfSystemProperty(named = "faultline.bench.storm", matches = "true")
@@ -33,7 +34,8 @@ class ReconnectStormLab {
             Integer.getInteger("faultline.bench.storm.producers", 150),
             Integer.getInteger("faultline.bench.storm.consumers", 150),
             Duration.ofMillis(Integer.getInteger("faultline.bench.storm.window-ms", 3000)),
-            Integer.getInteger("faultline.bench.storm.backlog", 16));
+            Integer.getInteger("faultline.bench.storm.backlog", 16),
+            Duration.ofSeconds(Integer.getInteger("faultline.bench.storm.observe-s", 18)));
     Path out = Path.of("target", "reconnect-storm");
     ReconnectStorm.Result r = new ReconnectStorm(scale, out).run();
     String table = StormReport.table(r);

@@ -18,13 +18,15 @@ final class StormReport {
             Locale.ROOT,
             "%d clients (%d JVMs x (%d idempotent producers + %d consumers)); backlog %d"
                 + " (socket.listen.backlog.size = somaxconn = tcp_max_syn_backlog);"
-                + " kafka.stagger.window %d ms%n%n",
+                + " kafka.stagger.window %d ms; times from the election's completion, observed for"
+                + " %d s%n%n",
             s.clients(),
             s.jvms(),
             s.producersPerJvm(),
             s.consumersPerJvm(),
             s.backlog(),
-            s.window().toMillis()));
+            s.window().toMillis(),
+            s.observe().toSeconds()));
     out.append("| after the preferred leader election | gate off | gate on |\n");
     out.append("|---|---:|---:|\n");
     row(out, "peak new connections per 100 ms", r, p -> Long.toString(p.series().peakWithin(100)));
@@ -49,14 +51,11 @@ final class StormReport {
     row(out, "sends failed", r, p -> Long.toString(p.failed()));
     row(
         out,
-        "sampling: SCHED_FIFO, largest gap between samples",
+        "sampler; largest gap between two samples",
         r,
         p ->
             String.format(
-                Locale.ROOT,
-                "%s, %.1f ms",
-                p.series().realtime() ? "yes" : "no",
-                p.series().largestGapMs()));
+                Locale.ROOT, "%s; %.1f ms", p.series().sampler(), p.series().largestGapMs()));
     return out.toString();
   }
 

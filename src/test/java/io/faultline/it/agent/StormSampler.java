@@ -3,11 +3,15 @@ package io.faultline.it.agent;
 import io.faultline.core.net.ProcNetTcp;
 import io.faultline.core.net.TcpState;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -15,7 +19,16 @@ import java.util.concurrent.locks.LockSupport;
  * {@code snmp}; {@code SyncookiesSent}, {@code ListenOverflows}, {@code ListenDrops} from {@code
  * netstat}) and how many connections from the clients' namespace to that broker are established
  * ({@code /proc/net/tcp} and {@code tcp6} of this JVM's namespace, where the client JVMs run). Each
- * sample keeps the time it was really taken.
+ * sample keeps the time it was really taken ({@code CLOCK_MONOTONIC}, as {@link
+ * System#nanoTime()}).
+ *
+ * <p>The machine is loaded far beyond its cores while hundreds of clients reconnect, and a sampler
+ * that is not scheduled reports a burst late and lumped together. A thread of this JVM is not
+ * enough even with real-time priority: it stalls at every safepoint while the JVM's GC threads wait
+ * for a core. So the sampling runs in a process of its own, {@code storm_sampler.py} under {@code
+ * python3}, which asks for {@code SCHED_FIFO}. Without {@code python3} it falls back to a thread
+ * here. Which one ran, whether it got real-time priority, and the largest gap between two samples
+ * are reported with the results.
  */
 final class StormSampler {
 
@@ -33,12 +46,12 @@ final class StormSampler {
   private final Path snmp;
   private final Path netstat;
   private final InetSocketAddress broker;
-  private final ProcNetTcp parser = ProcNetTcp.nativeOrder();
   private final List<Sample> samples = new ArrayList<>();
+  private Process process;
+  private Thread thread;
   private volatile boolean running;
   private volatile Exception failure;
-  private volatile boolean realtime;
-  private Thread thread;
+  private boolean realtime;
 
   StormSampler(Path snmp, Path netstat, InetSocketAddress broker) {
     this.snmp = snmp;
@@ -46,21 +59,98 @@ final class StormSampler {
     this.broker = broker;
   }
 
+  /** Starts sampling: in its own process when {@code python3} runs, else on a thread here. */
   void start() throws IOException {
-    sample(); // fail here, not in the thread, when the files cannot be read
+    sampleHere(new ProcNetTcp(java.nio.ByteOrder.nativeOrder())); // fail early if unreadable
+    Path script = Files.createTempFile("storm_sampler", ".py");
+    try (InputStream in = StormSampler.class.getResourceAsStream("storm_sampler.py")) {
+      Files.write(script, in.readAllBytes());
+    }
+    script.toFile().deleteOnExit();
+    try {
+      process =
+          new ProcessBuilder(
+                  "python3",
+                  script.toString(),
+                  snmp.toString(),
+                  netstat.toString(),
+                  broker.getAddress().getHostAddress(),
+                  Integer.toString(broker.getPort()))
+              .start();
+    } catch (IOException e) {
+      process = null;
+      startThread();
+    }
+  }
+
+  /** {@code "python3 process"} or {@code "JVM thread"}. */
+  String kind() {
+    return process != null ? "python3 process" : "JVM thread";
+  }
+
+  /** Whether the sampler ran with {@code SCHED_FIFO}; known after {@link #stop()}. */
+  boolean realtime() {
+    return realtime;
+  }
+
+  /** Stops sampling and returns the samples. */
+  List<Sample> stop() throws Exception {
+    if (process != null) {
+      return stopProcess();
+    }
+    running = false;
+    thread.join();
+    if (failure != null) {
+      throw new IllegalStateException("sampling the broker's namespace failed", failure);
+    }
+    return List.copyOf(samples);
+  }
+
+  private List<Sample> stopProcess() throws Exception {
+    if (!process.isAlive()) {
+      throw new IllegalStateException(
+          "the sampler process exited early: "
+              + new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+    }
+    process.getOutputStream().write("stop\n".getBytes(StandardCharsets.UTF_8));
+    process.getOutputStream().flush();
+    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
+      process.destroyForcibly();
+      throw new IllegalStateException("the sampler process failed: " + err);
+    }
+    List<Sample> result = new ArrayList<>();
+    for (String line : out.split("\n")) {
+      String[] f = line.trim().split(" ");
+      if (f.length == 2 && f[0].equals("realtime")) {
+        realtime = f[1].equals("1");
+      } else if (f.length == 6) {
+        result.add(
+            new Sample(
+                Long.parseLong(f[0]),
+                Long.parseLong(f[1]),
+                Long.parseLong(f[2]),
+                Long.parseLong(f[3]),
+                Long.parseLong(f[4]),
+                Integer.parseInt(f[5])));
+      }
+    }
+    return result;
+  }
+
+  private void startThread() {
     running = true;
     thread =
         new Thread(
             () -> {
+              ProcNetTcp parser = ProcNetTcp.nativeOrder();
               realtime = raiseToRealtime();
               long next = System.nanoTime();
               while (running) {
                 next += TICK_MS * 1_000_000L;
                 try {
-                  Sample s = sample();
-                  synchronized (samples) {
-                    samples.add(s);
-                  }
+                  samples.add(sampleHere(parser));
                 } catch (Exception e) {
                   failure = e;
                   return;
@@ -77,34 +167,16 @@ final class StormSampler {
     thread.start();
   }
 
-  /** Stops sampling and returns the samples. */
-  List<Sample> stop() throws InterruptedException {
-    running = false;
-    thread.join();
-    if (failure != null) {
-      throw new IllegalStateException("sampling the broker's namespace failed", failure);
-    }
-    synchronized (samples) {
-      return List.copyOf(samples);
-    }
-  }
-
-  /** Whether the sampling thread ran with {@code SCHED_FIFO}. */
-  boolean realtime() {
-    return realtime;
-  }
-
   // The calling thread's kernel id is the last part of /proc/thread-self's target.
   private static boolean raiseToRealtime() {
     try {
-      Path self = Files.readSymbolicLink(Path.of("/proc/thread-self"));
-      String tid = self.getFileName().toString();
+      String tid = Files.readSymbolicLink(Path.of("/proc/thread-self")).getFileName().toString();
       Process chrt =
           new ProcessBuilder("chrt", "-f", "-p", "50", tid)
               .redirectErrorStream(true)
               .redirectOutput(ProcessBuilder.Redirect.DISCARD)
               .start();
-      return chrt.waitFor(10, java.util.concurrent.TimeUnit.SECONDS) && chrt.exitValue() == 0;
+      return chrt.waitFor(10, TimeUnit.SECONDS) && chrt.exitValue() == 0;
     } catch (IOException | RuntimeException e) {
       return false;
     } catch (InterruptedException e) {
@@ -113,17 +185,21 @@ final class StormSampler {
     }
   }
 
-  private Sample sample() throws IOException {
-    long at = System.nanoTime();
-    List<String> snmpLines = Files.readAllLines(snmp);
-    List<String> netstatLines = Files.readAllLines(netstat);
-    return new Sample(
-        at,
-        counter(snmpLines, "Tcp:", "PassiveOpens"),
-        counter(netstatLines, "TcpExt:", "SyncookiesSent"),
-        counter(netstatLines, "TcpExt:", "ListenOverflows"),
-        counter(netstatLines, "TcpExt:", "ListenDrops"),
-        established());
+  private Sample sampleHere(ProcNetTcp parser) {
+    try {
+      long at = System.nanoTime();
+      List<String> snmpLines = Files.readAllLines(snmp);
+      List<String> netstatLines = Files.readAllLines(netstat);
+      return new Sample(
+          at,
+          counter(snmpLines, "Tcp:", "PassiveOpens"),
+          counter(netstatLines, "TcpExt:", "SyncookiesSent"),
+          counter(netstatLines, "TcpExt:", "ListenOverflows"),
+          counter(netstatLines, "TcpExt:", "ListenDrops"),
+          established(parser));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** A counter of a {@code /proc/net/snmp}-style file: a header line and a value line per group. */
@@ -144,7 +220,7 @@ final class StormSampler {
     throw new IllegalStateException("no " + group + " " + name + " counter");
   }
 
-  private int established() throws IOException {
+  private int established(ProcNetTcp parser) throws IOException {
     int count = 0;
     String address = broker.getAddress().getHostAddress();
     for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {

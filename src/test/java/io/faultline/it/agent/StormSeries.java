@@ -11,11 +11,11 @@ import java.util.OptionalLong;
  * overflow counters did.
  *
  * @param samples the phase's samples, in order
- * @param electedAtNanos when the election was requested
+ * @param electedAtNanos when the election was done (the admin client's answer)
  * @param clients how many clients must reconnect
- * @param realtime whether the sampler ran with {@code SCHED_FIFO}
+ * @param sampler what sampled, e.g. {@code python3 process, SCHED_FIFO}
  */
-record StormSeries(List<Sample> samples, long electedAtNanos, int clients, boolean realtime) {
+record StormSeries(List<Sample> samples, long electedAtNanos, int clients, String sampler) {
 
   StormSeries {
     samples = List.copyOf(samples);
