@@ -18,7 +18,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * </pre>
  *
  * <p>Size: {@code -Dfaultline.bench.storm.jvms} (2), {@code .producers} and {@code .consumers} per
- * JVM (150 each), {@code .window-ms} (3000, the default window), {@code .backlog} (16), {@code
+ * JVM (125 each), {@code .window-ms} (3000, the default window), {@code .backlog} (16), {@code
  * .observe-s} (18: seconds sampled after the election). Prints the table and writes it with the
  * per-10 ms series to {@code src/test/target/reconnect-storm/}.
  */
@@ -31,8 +31,8 @@ class ReconnectStormLab {
     ReconnectStorm.Scale scale =
         new ReconnectStorm.Scale(
             Integer.getInteger("faultline.bench.storm.jvms", 2),
-            Integer.getInteger("faultline.bench.storm.producers", 150),
-            Integer.getInteger("faultline.bench.storm.consumers", 150),
+            Integer.getInteger("faultline.bench.storm.producers", 125),
+            Integer.getInteger("faultline.bench.storm.consumers", 125),
             Duration.ofMillis(Integer.getInteger("faultline.bench.storm.window-ms", 3000)),
             Integer.getInteger("faultline.bench.storm.backlog", 16),
             Duration.ofSeconds(Integer.getInteger("faultline.bench.storm.observe-s", 18)));

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
  * The reconnect-storm lab at a size the default suite can afford ({@link ReconnectStormLab} is the
  * full one): one client JVM of 50 producers and 50 consumers per phase. After the preferred leader
  * election the gate must lower the peak of new connections per 100 ms, every client must be back
- * within the window + 2 s, and no acknowledged record may be lost or written twice.
+ * within the window + 2 s of the first reconnect, and no acknowledged record may be lost or written
+ * twice.
  */
 @RequiresDocker("the brokers' own network namespaces with small listen queues")
 class ReconnectStormTest {
@@ -33,8 +34,11 @@ class ReconnectStormTest {
     long peakOff = r.off().series().peakWithin(100);
     long peakOn = r.on().series().peakWithin(100);
     assertThat(r.off().series().allReconnectedMs()).as("gate off: all reconnected").isPresent();
-    assertThat(r.on().series().allReconnectedMs().orElse(Long.MAX_VALUE))
-        .as("gate on: all reconnected within the window + 2 s")
+    // Counted from the first reconnect, i.e. from when the clients learned of the election: on a
+    // loaded machine that comes seconds after the controller finished, and the gate's window
+    // counts from each client's want.
+    assertThat(r.on().series().allReconnectedAfterFirstMs().orElse(Long.MAX_VALUE))
+        .as("gate on: all reconnected within the window + 2 s of the first reconnect")
         .isLessThanOrEqualTo(WINDOW.toMillis() + 2000);
     assertThat(peakOff)
         .as("gate off: the election brings a wave of reconnects (else there is nothing to compare)")

@@ -36,7 +36,13 @@ final class StormReport {
         "new connections accepted by the broker",
         r,
         p -> Long.toString(p.series().totalNewConnections()));
+    row(out, "first reconnect after the election", r, p -> seconds(p.series().firstReconnectMs()));
     row(out, "time until every client is reconnected", r, p -> reconnected(p.series()));
+    row(
+        out,
+        "... counted from the first reconnect",
+        r,
+        p -> seconds(p.series().allReconnectedAfterFirstMs()));
     row(out, "SyncookiesSent", r, p -> Long.toString(p.series().syncookiesSent()));
     row(out, "ListenOverflows", r, p -> Long.toString(p.series().listenOverflows()));
     row(out, "ListenDrops", r, p -> Long.toString(p.series().listenDrops()));
@@ -57,6 +63,10 @@ final class StormReport {
             String.format(
                 Locale.ROOT, "%s; %.1f ms", p.series().sampler(), p.series().largestGapMs()));
     return out.toString();
+  }
+
+  private static String seconds(OptionalLong ms) {
+    return ms.isPresent() ? String.format(Locale.ROOT, "%.2f s", ms.getAsLong() / 1000.0) : "-";
   }
 
   private static String reconnected(StormSeries series) {

@@ -48,6 +48,7 @@ final class StormSampler {
   private final InetSocketAddress broker;
   private final List<Sample> samples = new ArrayList<>();
   private Process process;
+  private java.io.BufferedReader processOut;
   private Thread thread;
   private volatile boolean running;
   private volatile Exception failure;
@@ -80,6 +81,18 @@ final class StormSampler {
     } catch (IOException e) {
       process = null;
       startThread();
+      return;
+    }
+    // Sampling has begun only when the process says so; starting python3 on a loaded machine
+    // can take seconds.
+    processOut =
+        new java.io.BufferedReader(
+            new java.io.InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    String first = processOut.readLine();
+    if (!"started".equals(first)) {
+      String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+      process.destroyForcibly();
+      throw new IllegalStateException("the sampler process did not start: " + first + " " + err);
     }
   }
 
@@ -114,14 +127,17 @@ final class StormSampler {
     }
     process.getOutputStream().write("stop\n".getBytes(StandardCharsets.UTF_8));
     process.getOutputStream().flush();
-    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    StringBuilder out = new StringBuilder();
+    for (String line; (line = processOut.readLine()) != null; ) {
+      out.append(line).append('\n');
+    }
     String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
     if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
       process.destroyForcibly();
       throw new IllegalStateException("the sampler process failed: " + err);
     }
     List<Sample> result = new ArrayList<>();
-    for (String line : out.split("\n")) {
+    for (String line : out.toString().split("\n")) {
       String[] f = line.trim().split(" ");
       if (f.length == 2 && f[0].equals("realtime")) {
         realtime = f[1].equals("1");

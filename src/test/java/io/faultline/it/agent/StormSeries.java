@@ -83,6 +83,29 @@ record StormSeries(List<Sample> samples, long electedAtNanos, int clients, Strin
     return gap / 1e6;
   }
 
+  /**
+   * Milliseconds from the election to the first new connection the broker accepted after it: when
+   * the first client learned that it needs the broker again. On a loaded machine that is seconds
+   * after the controller finished; the gate's window counts from each client's own want.
+   */
+  OptionalLong firstReconnectMs() {
+    for (int i = 1; i < samples.size(); i++) {
+      if (samples.get(i).atNanos() >= electedAtNanos && newConnections(i) > 0) {
+        return OptionalLong.of(Math.round(offsetMs(i)));
+      }
+    }
+    return OptionalLong.empty();
+  }
+
+  /** Milliseconds from the first reconnect until every client was reconnected; empty if never. */
+  OptionalLong allReconnectedAfterFirstMs() {
+    OptionalLong first = firstReconnectMs();
+    OptionalLong all = allReconnectedMs();
+    return first.isPresent() && all.isPresent()
+        ? OptionalLong.of(all.getAsLong() - first.getAsLong())
+        : OptionalLong.empty();
+  }
+
   /** Established client connections to the broker at the last sample. */
   int establishedAtEnd() {
     return last().established();

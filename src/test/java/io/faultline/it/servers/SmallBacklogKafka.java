@@ -51,6 +51,9 @@ public final class SmallBacklogKafka implements AutoCloseable {
               .withEnv("KAFKA_NODE_ID", Integer.toString(id))
               .withEnv("KAFKA_CONTROLLER_QUORUM_VOTERS", voters)
               .withEnv("KAFKA_CFG_SOCKET_LISTEN_BACKLOG_SIZE", Integer.toString(backlog))
+              // The lab elects the preferred leader itself; the periodic automatic rebalance
+              // would move leadership back at a moment of its own and spoil the measurement.
+              .withEnv("KAFKA_CFG_AUTO_LEADER_REBALANCE_ENABLE", "false")
               .withEnv("KAFKA_CFG_OFFSETS_TOPIC_REPLICATION_FACTOR", Integer.toString(size))
               .withEnv("KAFKA_HEAP_OPTS", "-Xms256m -Xmx768m")
               .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withSysctls(sysctls))

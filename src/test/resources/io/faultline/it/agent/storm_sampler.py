@@ -3,7 +3,8 @@
 A sampler inside the test JVM stalls whenever that JVM's GC threads wait for a core on a loaded
 machine; this one has no such threads and asks for SCHED_FIFO. Samples a broker namespace's TCP
 counters and the clients' established connections to the broker until a line arrives on standard
-input, then prints "realtime 0|1" and one line per sample:
+input, then prints "realtime 0|1" and one line per sample (after a "started" line once the
+first sample is taken):
 CLOCK_MONOTONIC ns, PassiveOpens, SyncookiesSent, ListenOverflows, ListenDrops, established.
 
 Arguments: snmp file, netstat file, broker IPv4 address, broker port.
@@ -51,12 +52,17 @@ def main():
 
     samples = []
     due = time.monotonic_ns()
+    started = False
     while True:
         due += 10_000_000
         at = time.monotonic_ns()
         opens = counters(snmp, "Tcp:", ["PassiveOpens"])
         ext = counters(netstat, "TcpExt:", ["SyncookiesSent", "ListenOverflows", "ListenDrops"])
         samples.append((at, opens[0], ext[0], ext[1], ext[2], established()))
+        if not started:  # the caller waits for this: python3 may take seconds to start
+            started = True
+            sys.stdout.write("started\n")
+            sys.stdout.flush()
         if select.select([sys.stdin], [], [], 0)[0]:
             break
         wait = due - time.monotonic_ns()
