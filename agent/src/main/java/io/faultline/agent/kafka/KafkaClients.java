@@ -55,6 +55,7 @@ public final class KafkaClients {
   private final List<KafkaClient> clients = new ArrayList<>();
   private final Map<String, KafkaClient> byConnectionKey = new ConcurrentHashMap<>();
   private final Map<String, BrokerConnection> connections = new ConcurrentHashMap<>();
+  private final ClientTimeoutConfigs timeoutConfigs = new ClientTimeoutConfigs();
   private final AtomicLong serials = new AtomicLong();
   private final ThreadLocal<KafkaClient> lastSeen = new ThreadLocal<>();
 
@@ -122,6 +123,17 @@ public final class KafkaClients {
     return k == null ? null : k.find(networkClient, selector, connectionStates, clientId);
   }
 
+  /**
+   * {@code ClientUtils.createNetworkClient} returned {@code networkClient}, configured with {@code
+   * values} (the client configuration's parsed values): its timeouts cap its reconnect gate.
+   */
+  public static void clientConfigured(Object networkClient, Object values) {
+    KafkaClients k = get();
+    if (k != null && k.staggerOn) {
+      k.timeoutConfigs.remember(networkClient, values);
+    }
+  }
+
   /** The client that owns {@code selector}, or {@code null} when it has not been registered. */
   public static KafkaClient forSelector(Object selector) {
     KafkaClients k = instance;
@@ -181,7 +193,10 @@ public final class KafkaClients {
       listener = new MeteredGateListener(runtime.meters(), type);
       gate =
           new ReconnectGate(
-              StaggerSettings.forClient(config, type, Map.of()), admission, null, listener);
+              StaggerSettings.forClient(config, type, timeoutConfigs.of(networkClient)),
+              admission,
+              null,
+              listener);
     }
     return new KafkaClient(
         this,

@@ -1,6 +1,7 @@
 package io.faultline.agent.kafka;
 
 import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.returns;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
@@ -22,13 +23,18 @@ import java.util.List;
  *       long)}: a held-back node is not connectable, and its delay is the gate's, so the client's
  *       poll sleeps until then instead of spinning and {@code ready()} retries exactly then;
  *   <li>{@code ClusterConnectionStates.ready(String)} / {@code disconnected(String, long)}: the
- *       node connected / was lost (every disconnect path of {@code NetworkClient} ends there).
+ *       node connected / was lost (every disconnect path of {@code NetworkClient} ends there);
+ *   <li>{@code ClientUtils.createNetworkClient(AbstractConfig, ...)}: the client's own {@code
+ *       request.timeout.ms}, {@code delivery.timeout.ms} and {@code max.poll.interval.ms}, which
+ *       cap its window. Optional: without it the cap uses Kafka's default timeouts.
  * </ul>
  */
 public final class StaggerModule implements InstrumentationModule {
 
   /** The module's name. */
   public static final String NAME = "kafka-clients-3.9-stagger";
+
+  static final String CLIENT_UTILS = "org.apache.kafka.clients.ClientUtils";
 
   /** Its switch, read by its advice. */
   public static final ModuleSwitch SWITCH = ModuleSwitch.of(NAME);
@@ -61,7 +67,15 @@ public final class StaggerModule implements InstrumentationModule {
                 named("ready").and(takesArguments(1)).and(takesArgument(0, String.class)),
                 StatesReadyAdvice.class.getName()),
             AdviceBinding.of(
-                nodeAndTime("disconnected"), StatesDisconnectedAdvice.class.getName())));
+                nodeAndTime("disconnected"), StatesDisconnectedAdvice.class.getName())),
+        TypeInstrumentation.forType(
+            CLIENT_UTILS,
+            new AdviceBinding(
+                named("createNetworkClient")
+                    .and(takesArgument(0, named("org.apache.kafka.common.config.AbstractConfig")))
+                    .and(returns(named(PhasesModule.NETWORK_CLIENT))),
+                CreateNetworkClientAdvice.class.getName(),
+                false)));
   }
 
   private static net.bytebuddy.matcher.ElementMatcher.Junction<
