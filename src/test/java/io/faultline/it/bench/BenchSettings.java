@@ -20,9 +20,9 @@ record BenchSettings(
   static BenchSettings of(String mode) {
     return switch (mode) {
       case "full" ->
-          new BenchSettings("full", 5, 300_000, 100_000, 20_000, 300_000, 512, 5, 5, 10, 1000);
+          new BenchSettings("full", 5, 200_000, 60_000, 20_000, 200_000, 512, 4, 4, 7, 1000);
       case "quick" ->
-          new BenchSettings("quick", 2, 50_000, 20_000, 10_000, 50_000, 512, 2, 2, 3, 200);
+          new BenchSettings("quick", 2, 20_000, 10_000, 5_000, 20_000, 512, 2, 1, 2, 100);
       default ->
           throw new IllegalArgumentException(
               "-Dfaultline.bench=" + mode + " is not a mode; use full or quick");

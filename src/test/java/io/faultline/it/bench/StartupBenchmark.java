@@ -7,8 +7,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What an agent adds to a hello-world {@code main}: wall time from process start to exit, and heap
- * in use after GC once the agent has finished starting (1.5 s after {@code main}). Variants run
+ * What an agent adds to a hello-world {@code main}: wall time from process start to exit (less the
+ * 1.5 s pause and the collections the child reports, so one launch gives both figures), and heap in
+ * use after GC once the agent has finished starting (1.5 s after {@code main}). Variants run
  * interleaved; each wall time and heap figure is a median over the runs.
  */
 final class StartupBenchmark {
@@ -17,6 +18,15 @@ final class StartupBenchmark {
   record Result(String variant, double wallMillis, double heapBytes) {}
 
   private final BenchSettings settings;
+
+  private static long pausedMillis(String stdout) {
+    for (String line : stdout.split("\n")) {
+      if (line.startsWith("paused-ms=")) {
+        return Long.parseLong(line.substring(10).strip());
+      }
+    }
+    throw new IllegalStateException("no paused-ms line in:\n" + stdout);
+  }
 
   StartupBenchmark(BenchSettings settings) {
     this.settings = settings;
