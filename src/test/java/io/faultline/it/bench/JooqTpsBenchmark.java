@@ -207,7 +207,13 @@ final class JooqTpsBenchmark {
                     + " AND query NOT LIKE '%pg_stat_statements%'"
                     + " GROUP BY query ORDER BY 2 DESC")) {
       while (rs.next()) {
-        calls.put(rs.getString(1).replaceAll("\\s+", " ").strip(), rs.getLong(2));
+        // pgjdbc names every savepoint anew (JDBC_SAVEPOINT_<n>): one kind of statement.
+        String kind =
+            rs.getString(1)
+                .replaceAll("\\s+", " ")
+                .replaceAll("JDBC_SAVEPOINT_\\d+", "JDBC_SAVEPOINT_<n>")
+                .strip();
+        calls.merge(kind, rs.getLong(2), Long::sum);
       }
     }
     return calls;
