@@ -9,18 +9,26 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The running agent, for the code its advice calls: the configuration, the findings registry, the
  * meter registry (relocated Micrometer; register with core's {@code MeterDoc}), the status page,
- * and a scheduler thread. There is one per JVM once {@code premain} or {@code agentmain} ran;
- * {@link #current()} is empty before that and when the agent is not attached (library use).
+ * and a scheduler thread. There is one per JVM once the agent started (most of the start runs on
+ * the agent's start thread after {@code premain} returned; {@link #current()} waits for it); {@link
+ * #current()} is empty when the agent is not attached (library use).
  */
 public final class AgentRuntime {
 
+  /** The longest {@link #current()} waits for a start in progress. */
+  private static final long START_WAIT_SECONDS = 30;
+
   private static volatile AgentRuntime current;
+  private static volatile CountDownLatch starting;
+  private static volatile Thread starter;
 
   private final FaultlineConfig config;
   private final Findings findings;
@@ -46,9 +54,38 @@ public final class AgentRuntime {
     this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
   }
 
-  /** The running agent, if one started in this JVM. */
+  /**
+   * The running agent, if one started in this JVM; while the agent's start thread is still setting
+   * it up, waits for it (at most 30 s; that thread itself never waits).
+   */
   public static Optional<AgentRuntime> current() {
-    return Optional.ofNullable(current);
+    AgentRuntime runtime = current;
+    if (runtime == null) {
+      CountDownLatch latch = starting;
+      if (latch != null && Thread.currentThread() != starter) {
+        try {
+          latch.await(START_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        runtime = current;
+      }
+    }
+    return Optional.ofNullable(runtime);
+  }
+
+  /** The agent starts on {@code thread}: {@link #current()} waits until {@link #startEnded()}. */
+  static void startingOn(Thread thread) {
+    starter = thread;
+    starting = new CountDownLatch(1);
+  }
+
+  /** The start ended, with or without a runtime: nobody waits any more. */
+  static void startEnded() {
+    CountDownLatch latch = starting;
+    if (latch != null) {
+      latch.countDown();
+    }
   }
 
   static void setCurrent(AgentRuntime runtime) {

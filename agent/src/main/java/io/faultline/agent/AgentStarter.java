@@ -7,6 +7,8 @@ import io.faultline.agent.export.MicrometerWatcher;
 import io.faultline.agent.export.ScrapeEndpoint;
 import io.faultline.agent.export.StatusPage;
 import io.faultline.agent.instrumentation.AgentErrors;
+import io.faultline.agent.instrumentation.DeferredTransformer;
+import io.faultline.agent.instrumentation.DeferringInstrumentation;
 import io.faultline.agent.instrumentation.InstalledModule;
 import io.faultline.agent.instrumentation.InstrumentationInstaller;
 import io.faultline.agent.instrumentation.InstrumentationModule;
@@ -26,6 +28,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.instrument.Instrumentation;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,11 +37,12 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Starts the agent, in this order: configuration (problems printed to stderr), {@code
- * java.base/sun.nio.ch} opened, the instrumentation modules installed (before {@code main} loads
- * their targets), then — on the agent's own daemon thread, so {@code main} is not kept waiting —
- * meters, the endpoint and the host doctor. Each step that fails is reported and skipped; the
- * others still run.
+ * Starts the agent. On the thread of {@code premain}: configuration (problems printed to stderr),
+ * {@code java.base/sun.nio.ch} opened, the modules discovered and the {@link DeferredTransformer}
+ * registered. Then, on the agent's start thread while {@code main} runs: the meter registry, the
+ * instrumentation modules (a class one of them weaves that {@code main} loads meanwhile waits for
+ * them), connection churn, the Micrometer bridge; and on the agent's scheduler: the endpoint and
+ * the host doctor. Each step that fails is reported and skipped; the others still run.
  */
 final class AgentStarter {
 
@@ -46,15 +50,19 @@ final class AgentStarter {
 
   private static final Object LOCK = new Object();
 
+  /** Set under {@link #LOCK} by the first start; the runtime itself appears later. */
+  private static boolean started;
+
   private AgentStarter() {}
 
   static void start(String agentArgs, Instrumentation instrumentation, boolean attached) {
     synchronized (LOCK) {
-      if (AgentRuntime.current().isPresent()) {
+      if (started) {
         System.err.println(
             "faultline: the agent is already running in this JVM; ignoring " + agentArgs);
         return;
       }
+      started = true;
       PrintStream err = System.err;
       FaultlineConfig config = FaultlineConfig.load(agentArgs);
       for (ConfigProblem problem : config.problems()) {
@@ -62,41 +70,43 @@ final class AgentStarter {
       }
       AgentErrors.setLimit(config.get(AgentConfigKeys.MODULE_ERROR_LIMIT));
 
-      ScheduledExecutorService scheduler =
-          Executors.newSingleThreadScheduledExecutor(
-              r -> {
-                Thread t = new Thread(r, "faultline-agent");
-                t.setDaemon(true);
-                return t;
-              });
-      PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-      Findings findings = new Findings(config);
-      StatusPage page = new StatusPage("Faultline agent " + AgentVersion.get());
-      AgentRuntime runtime = new AgentRuntime(config, findings, registry, page, scheduler);
-
+      String[] socketFdsUnavailable = new String[1];
       step(
           err,
           "opening java.base/sun.nio.ch",
           () -> {
-            String reason =
+            socketFdsUnavailable[0] =
                 ModuleOpener.openSocketChannelInternals(
                     instrumentation, AgentStarter.class.getModule());
-            if (reason != null) {
-              runtime.setSocketFdsUnavailable(reason);
-              err.println("faultline: socket descriptors by channel are unavailable: " + reason);
+            if (socketFdsUnavailable[0] != null) {
+              err.println(
+                  "faultline: socket descriptors by channel are unavailable: "
+                      + socketFdsUnavailable[0]);
             }
           });
-      step(err, "installing instrumentation", () -> installModules(instrumentation, runtime));
-      step(err, "tracking connection churn", () -> ChurnTracking.start(runtime));
-      if (config.isFeatureEnabled(AgentConfigKeys.MICROMETER_BRIDGE)) {
-        step(
-            err,
-            "watching for the application's Micrometer",
-            () ->
-                MicrometerWatcher.watch(
-                    instrumentation, new ApplicationMicrometerBridge(registry), scheduler));
-      }
-      AgentRuntime.setCurrent(runtime);
+      List<InstrumentationModule> modules = discoverModules(config);
+      // Byte Buddy, the modules and the meter registry take most of a second to load on a busy
+      // 2-core machine: they are set up on a thread of their own while main starts, and a class
+      // a module weaves waits at the deferred transformer until they are ready (see there).
+      DeferredTransformer deferred =
+          new DeferredTransformer(
+              DeferredTransformer.Gate.anyOf(enabled(modules, config)), agentCode());
+      instrumentation.addTransformer(deferred, true);
+      Thread installer =
+          new Thread(
+              () -> {
+                try {
+                  finishStart(
+                      config, instrumentation, deferred, modules, socketFdsUnavailable[0], err);
+                } finally {
+                  deferred.ready();
+                  AgentRuntime.startEnded();
+                }
+              },
+              "faultline-agent-start");
+      installer.setDaemon(true);
+      deferred.installingOn(installer);
+      AgentRuntime.startingOn(installer);
       Runtime.getRuntime()
           .addShutdownHook(
               new Thread(
@@ -107,23 +117,91 @@ final class AgentStarter {
                     }
                   },
                   "faultline-exit-report"));
-      scheduler.execute(
-          () -> {
-            step(err, "starting export", () -> startExport(runtime, err));
-            runtime.markExportStarted();
-          });
+      installer.start();
     }
   }
 
-  private static void installModules(Instrumentation instrumentation, AgentRuntime runtime) {
-    if (!runtime.config().isFeatureEnabled(AgentConfigKeys.INSTRUMENTATION)) {
-      return;
+  /** The rest of the start, on the agent's start thread. */
+  private static void finishStart(
+      FaultlineConfig config,
+      Instrumentation instrumentation,
+      DeferredTransformer deferred,
+      List<InstrumentationModule> modules,
+      String socketFdsUnavailable,
+      PrintStream err) {
+    ScheduledExecutorService scheduler =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "faultline-agent");
+              t.setDaemon(true);
+              return t;
+            });
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    Findings findings = new Findings(config);
+    StatusPage page = new StatusPage("Faultline agent " + AgentVersion.get());
+    AgentRuntime runtime = new AgentRuntime(config, findings, registry, page, scheduler);
+    if (socketFdsUnavailable != null) {
+      runtime.setSocketFdsUnavailable(socketFdsUnavailable);
     }
-    ClassLoader agentLoader = AgentStarter.class.getClassLoader();
-    List<InstrumentationModule> modules = InstrumentationInstaller.discover(agentLoader);
+    step(
+        err,
+        "installing instrumentation",
+        () ->
+            installModules(
+                new DeferringInstrumentation(instrumentation, deferred), runtime, modules));
+    step(err, "tracking connection churn", () -> ChurnTracking.start(runtime));
+    if (config.isFeatureEnabled(AgentConfigKeys.MICROMETER_BRIDGE)) {
+      step(
+          err,
+          "watching for the application's Micrometer",
+          () ->
+              MicrometerWatcher.watch(
+                  instrumentation, new ApplicationMicrometerBridge(registry), scheduler));
+    }
+    AgentRuntime.setCurrent(runtime);
+    deferred.ready();
+    AgentRuntime.startEnded();
+    scheduler.execute(
+        () -> {
+          step(err, "starting export", () -> startExport(runtime, err));
+          runtime.markExportStarted();
+        });
+  }
+
+  private static java.net.URL agentCode() {
+    java.security.CodeSource source = AgentStarter.class.getProtectionDomain().getCodeSource();
+    return source == null ? null : source.getLocation();
+  }
+
+  private static List<InstrumentationModule> discoverModules(FaultlineConfig config) {
+    if (!config.isFeatureEnabled(AgentConfigKeys.INSTRUMENTATION)) {
+      return List.of();
+    }
+    return InstrumentationInstaller.discover(AgentStarter.class.getClassLoader());
+  }
+
+  /** The modules that will be installed (a module that cannot say its feature is left out). */
+  private static List<InstrumentationModule> enabled(
+      List<InstrumentationModule> modules, FaultlineConfig config) {
+    List<InstrumentationModule> on = new ArrayList<>();
+    for (InstrumentationModule m : modules) {
+      try {
+        if (config.isFeatureEnabled(m.feature())) {
+          on.add(m);
+        }
+      } catch (RuntimeException e) {
+        // reported by the installer, which skips it
+      }
+    }
+    return on;
+  }
+
+  private static void installModules(
+      Instrumentation instrumentation, AgentRuntime runtime, List<InstrumentationModule> modules) {
     if (modules.isEmpty()) {
       return;
     }
+    ClassLoader agentLoader = AgentStarter.class.getClassLoader();
     List<InstalledModule> installed =
         new InstrumentationInstaller(instrumentation, agentLoader)
             .install(modules, runtime.config());

@@ -60,6 +60,18 @@ public interface InstrumentationModule {
     return List.of();
   }
 
+  /**
+   * Whether this module may weave a class that starts loading while the agent is still installing
+   * the modules on its background thread; such a class waits for the installation, so it is woven
+   * from its first use. Decided from the binary name, the loader ({@code null} for the bootstrap
+   * loader) and the class file alone: Byte Buddy is not loaded yet. The default — every class of an
+   * application class loader — is always safe but makes {@code main} itself wait for the whole
+   * installation; a module that names its targets lets every other class load at once.
+   */
+  default boolean mayWeave(String className, ClassLoader loader, byte[] classFile) {
+    return loader != null;
+  }
+
   /** The switch its advice reads; the same instance as {@code ModuleSwitch.of(name())}. */
   default ModuleSwitch moduleSwitch() {
     return ModuleSwitch.of(name());

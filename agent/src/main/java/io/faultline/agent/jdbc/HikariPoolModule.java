@@ -39,6 +39,12 @@ public final class HikariPoolModule implements InstrumentationModule {
     return PoolFeedbackConfigKeys.FEATURE;
   }
 
+  /** HikariCP's classes. */
+  @Override
+  public boolean mayWeave(String className, ClassLoader loader, byte[] classFile) {
+    return className.startsWith("com.zaxxer.hikari.");
+  }
+
   @Override
   public List<TypeInstrumentation> types() {
     return List.of(

@@ -46,6 +46,12 @@ public final class JooqTransactionModule implements InstrumentationModule {
     return JooqConfigKeys.GUARD;
   }
 
+  /** jOOQ's classes. */
+  @Override
+  public boolean mayWeave(String className, ClassLoader loader, byte[] classFile) {
+    return className.startsWith("org.jooq.");
+  }
+
   @Override
   public List<TypeInstrumentation> types() {
     return java.util.Arrays.stream(PROVIDERS)

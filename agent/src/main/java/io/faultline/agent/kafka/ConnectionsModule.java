@@ -45,6 +45,12 @@ public final class ConnectionsModule implements InstrumentationModule {
     return KafkaConfigKeys.TCP_FEATURE;
   }
 
+  /** kafka-clients' classes. */
+  @Override
+  public boolean mayWeave(String className, ClassLoader loader, byte[] classFile) {
+    return className.startsWith("org.apache.kafka.");
+  }
+
   @Override
   public List<TypeInstrumentation> types() {
     return List.of(

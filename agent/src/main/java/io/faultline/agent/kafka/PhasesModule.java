@@ -56,6 +56,12 @@ public final class PhasesModule implements InstrumentationModule {
     return KafkaConfigKeys.PHASES_FEATURE;
   }
 
+  /** kafka-clients' classes. */
+  @Override
+  public boolean mayWeave(String className, ClassLoader loader, byte[] classFile) {
+    return className.startsWith("org.apache.kafka.");
+  }
+
   @Override
   public List<TypeInstrumentation> types() {
     return List.of(

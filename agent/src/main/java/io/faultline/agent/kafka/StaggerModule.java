@@ -52,6 +52,12 @@ public final class StaggerModule implements InstrumentationModule {
     return KafkaConfigKeys.STAGGER_FEATURE;
   }
 
+  /** kafka-clients' classes. */
+  @Override
+  public boolean mayWeave(String className, ClassLoader loader, byte[] classFile) {
+    return className.startsWith("org.apache.kafka.");
+  }
+
   @Override
   public List<TypeInstrumentation> types() {
     return List.of(

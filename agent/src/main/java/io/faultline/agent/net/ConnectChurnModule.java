@@ -4,6 +4,7 @@ import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
+import io.faultline.agent.instrumentation.ClassFileBytes;
 import io.faultline.agent.instrumentation.InstrumentationModule;
 import io.faultline.agent.instrumentation.ModuleSwitch;
 import io.faultline.agent.instrumentation.TypeInstrumentation;
@@ -22,6 +23,11 @@ import java.util.List;
  * {@code io.faultline.bootstrap.ConnectHook}, which {@link ChurnTracking} points at the counter.
  */
 public final class ConnectChurnModule implements InstrumentationModule {
+
+  private static final byte[] SOCKET =
+      "java/net/Socket".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  private static final byte[] SOCKET_CHANNEL =
+      "java/nio/channels/SocketChannel".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
   /** The module name: the {@code module} tag of {@code faultline.agent.errors}. */
   public static final String NAME = "jdk-socket-connect";
@@ -47,6 +53,19 @@ public final class ConnectChurnModule implements InstrumentationModule {
   @Override
   public List<String> bootstrapClasses() {
     return List.of(HOOK_CLASS);
+  }
+
+  /**
+   * Application classes that name a JDK socket type (they may connect as soon as they run), so
+   * their first connect is counted. The JDK's socket classes themselves never wait: the agent's
+   * start thread may need them while the woven classes are retransformed; they are woven by
+   * retransformation, and a connect the JDK makes on its own in the first moments is not counted.
+   */
+  @Override
+  public boolean mayWeave(String className, ClassLoader loader, byte[] classFile) {
+    return loader != null
+        && (ClassFileBytes.contains(classFile, SOCKET)
+            || ClassFileBytes.contains(classFile, SOCKET_CHANNEL));
   }
 
   @Override

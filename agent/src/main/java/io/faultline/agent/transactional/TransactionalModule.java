@@ -9,6 +9,7 @@ import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
 import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
 import static net.bytebuddy.matcher.ElementMatchers.not;
 
+import io.faultline.agent.instrumentation.ClassFileBytes;
 import io.faultline.agent.instrumentation.InstrumentationModule;
 import io.faultline.agent.instrumentation.ModuleSwitch;
 import io.faultline.agent.instrumentation.TypeInstrumentation;
@@ -30,6 +31,10 @@ public final class TransactionalModule implements InstrumentationModule {
   /** The module's name. */
   public static final String NAME = "transactional-annotations";
 
+  /** The end of the descriptor of every built-in transactional annotation, in a class file. */
+  private static final byte[] TRANSACTIONAL_DESCRIPTOR_END =
+      "/Transactional;".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
   /** Read by the advice. */
   public static final ModuleSwitch SWITCH = ModuleSwitch.of(NAME);
 
@@ -41,6 +46,18 @@ public final class TransactionalModule implements InstrumentationModule {
   @Override
   public String feature() {
     return TransactionalKeys.FEATURE;
+  }
+
+  /**
+   * Application classes whose class file names an annotation type called {@code ...Transactional}
+   * (Spring's, Jakarta's, javax's; a configured annotation of another name is only woven once the
+   * installation completes).
+   */
+  @Override
+  public boolean mayWeave(String className, ClassLoader loader, byte[] classFile) {
+    return loader != null
+        && !className.startsWith("org.springframework.")
+        && ClassFileBytes.contains(classFile, TRANSACTIONAL_DESCRIPTOR_END);
   }
 
   @Override

@@ -1,0 +1,79 @@
+package io.faultline.core.bench;
+
+import io.faultline.core.net.SocketFds;
+import io.faultline.core.net.TcpInfo;
+import io.faultline.core.net.TcpInfoReader;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The cost of one TCP_INFO sample of a real connection: {@code getsockopt(TCP_INFO)} through JNA on
+ * a connected loopback {@link SocketChannel}'s descriptor and the decoding into {@link TcpInfo}.
+ * The goal is ≤ 2 µs per connection-sample. Run by {@code ./benchmarks}, or alone after {@code
+ * ./mvnw -pl core package -DskipTests}: {@code java -cp core/target/test-classes:<test class path>
+ * org.openjdk.jmh.Main TcpInfoSampleBenchmark}.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED")
+public class TcpInfoSampleBenchmark {
+
+  private ServerSocketChannel server;
+  private SocketChannel client;
+  private SocketChannel accepted;
+  private TcpInfoReader reader;
+  private int fd;
+
+  /** A connected loopback pair with a few bytes exchanged, and the client's descriptor. */
+  @Setup(Level.Trial)
+  public void connect() throws IOException {
+    server =
+        ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+    client = SocketChannel.open(server.getLocalAddress());
+    accepted = server.accept();
+    client.write(ByteBuffer.wrap(new byte[1024]));
+    accepted.read(ByteBuffer.allocate(1024));
+    reader = TcpInfoReader.create();
+    if (!reader.isSupported()) {
+      throw new IllegalStateException(reader.unsupportedReason().orElse("unsupported"));
+    }
+    fd =
+        SocketFds.ofChannel(client)
+            .value()
+            .orElseThrow(() -> new IllegalStateException("no descriptor for the channel"));
+  }
+
+  /** One sample: the system call and the decoding. */
+  @Benchmark
+  public TcpInfo sample() {
+    return reader.read(fd).value().orElseThrow();
+  }
+
+  /** Closes the pair. */
+  @TearDown(Level.Trial)
+  public void close() throws IOException {
+    client.close();
+    accepted.close();
+    server.close();
+  }
+}

@@ -1,0 +1,152 @@
+package io.faultline.it.bench;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/** Starts benchmark child JVMs on the suite's JDK with one of the {@link Variant}s. */
+final class BenchJvm {
+
+  /** What is attached to the child. */
+  enum Variant {
+    NO_AGENT("no agent"),
+    FAULTLINE("Faultline agent"),
+    OTEL("OpenTelemetry agent");
+
+    final String label;
+
+    Variant(String label) {
+      this.label = label;
+    }
+  }
+
+  private BenchJvm() {}
+
+  /** The built, shaded Faultline agent (set by src/test/pom.xml). */
+  static Path faultlineAgent() {
+    return requiredFile("faultline.it.agent.jar", "./mvnw -pl src/test -am verify builds it");
+  }
+
+  /** The OpenTelemetry Java agent (copied by the benchmarks profile of src/test/pom.xml). */
+  static Path otelAgent() {
+    return requiredFile("faultline.bench.otel.jar", "run with -Pbenchmarks (see ./benchmarks)");
+  }
+
+  private static Path requiredFile(String property, String how) {
+    String value = System.getProperty(property);
+    if (value == null || !Files.isRegularFile(Path.of(value))) {
+      throw new IllegalStateException(property + " = " + value + " is not a file; " + how);
+    }
+    return Path.of(value).toAbsolutePath().normalize();
+  }
+
+  /** The JVM options that attach {@code variant}, Faultline with every feature on. */
+  static List<String> agentOptions(Variant variant) {
+    return switch (variant) {
+      case NO_AGENT -> List.of();
+      case FAULTLINE ->
+          List.of(
+              "-javaagent:"
+                  + faultlineAgent()
+                  + "=kafka.recycle=true,prometheus.port="
+                  + freePort());
+      case OTEL ->
+          List.of(
+              "-javaagent:" + otelAgent(),
+              "-Dotel.traces.exporter=none",
+              "-Dotel.metrics.exporter=none",
+              "-Dotel.logs.exporter=none",
+              "-Dotel.javaagent.logging=none");
+    };
+  }
+
+  /**
+   * The child's class path: the suite's test classes (the child mains), kafka-clients and SLF4J —
+   * never the suite's own unshaded Faultline classes, which would shadow the agent's.
+   */
+  static String classPath() {
+    return join(
+        List.of(
+            testClasses(),
+            jarOf(org.apache.kafka.clients.producer.KafkaProducer.class),
+            jarOf(org.slf4j.LoggerFactory.class)));
+  }
+
+  private static Path jarOf(Class<?> type) {
+    try {
+      return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The command for {@code mainClass args} with {@code options}. */
+  static List<String> command(List<String> options, String mainClass, String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(options);
+    command.add("-cp");
+    command.add(classPath());
+    command.add(mainClass);
+    command.addAll(List.of(args));
+    return command;
+  }
+
+  /** Runs to the end; returns standard output, or throws with both streams on a failure. */
+  static String run(List<String> command, int timeoutSeconds) {
+    try {
+      Process p = new ProcessBuilder(command).start();
+      CompletableFuture<String> out = drain(p.getInputStream());
+      CompletableFuture<String> err = drain(p.getErrorStream());
+      if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+        p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        throw new IllegalStateException(
+            "timed out after " + timeoutSeconds + " s: " + command + "\n" + err.get());
+      }
+      if (p.exitValue() != 0) {
+        throw new IllegalStateException(
+            "exit " + p.exitValue() + ": " + command + "\n" + out.get() + "\n" + err.get());
+      }
+      return out.get();
+    } catch (IOException | InterruptedException | java.util.concurrent.ExecutionException e) {
+      throw new IllegalStateException("running " + command + " failed", e);
+    }
+  }
+
+  private static CompletableFuture<String> drain(java.io.InputStream in) {
+    return CompletableFuture.supplyAsync(
+        () -> {
+          try {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+          } catch (IOException e) {
+            return "(unreadable: " + e + ")";
+          }
+        });
+  }
+
+  /** A port free right now, for the agent's endpoint (never the fixed 9464). */
+  static int freePort() {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The folder of this suite's compiled test classes. */
+  static Path testClasses() {
+    return jarOf(BenchJvm.class);
+  }
+
+  static String join(List<Path> entries) {
+    return String.join(File.pathSeparator, entries.stream().map(Path::toString).toList());
+  }
+}

@@ -1,0 +1,92 @@
+package io.faultline.it.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.faultline.it.servers.KafkaCluster;
+import io.faultline.it.servers.RealServers;
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The fast smoke test of the benchmark harness that runs in the default build: the report keeps the
+ * sections it does not own, charts are real PNGs, JMH's JSON is read, and one small producer run in
+ * a child JVM against the real broker measures what it sent.
+ */
+@ExtendWith(RealServers.class)
+class BenchmarkHarnessTest {
+
+  @Test
+  void theGeneratedPartIsReplacedAndEveryOtherSectionKept() {
+    String first =
+        ReportFile.splice(
+            "# Benchmarks\n\n## Connect overhead\n\nhand-written\n", "## Gen\n\nv1\n");
+    String appended = first + "\n## Reconnect storm\n\nsomeone else's\n";
+    String second = ReportFile.splice(appended, "## Gen\n\nv2\n");
+
+    assertThat(second)
+        .startsWith("# Benchmarks\n\n" + ReportFile.BEGIN + "\n## Gen\n\nv2\n" + ReportFile.END)
+        .contains("## Connect overhead\n\nhand-written\n")
+        .endsWith("## Reconnect storm\n\nsomeone else's\n")
+        .doesNotContain("v1");
+  }
+
+  @Test
+  void chartsAreReadablePngs(@TempDir Path dir) throws Exception {
+    Path png = dir.resolve("c.png");
+    new BarChart(
+            "t",
+            "ratio",
+            List.of("a", "b"),
+            List.of("x", "y"),
+            new double[][] {{1, 2}, {3, Double.NaN}})
+        .goal(1.5, "goal")
+        .write(png);
+
+    BufferedImage image = ImageIO.read(png.toFile());
+    assertThat(image.getWidth()).isEqualTo(900);
+    assertThat(Files.size(png)).isGreaterThan(1000);
+  }
+
+  @Test
+  void jmhScoresAreReadFromItsJson() {
+    String json =
+        "[{\"jmhVersion\" : \"1.37\", \"benchmark\" : \"io.faultline.core.bench.TcpInfoSampleBenchmark.sample\","
+            + " \"mode\" : \"avgt\", \"primaryMetric\" : { \"score\" : 812.5, \"scoreError\" : 12.25,"
+            + " \"scoreConfidence\" : [800.25, 824.75], \"scoreUnit\" : \"ns/op\" }}]";
+
+    assertThat(JmhResults.parse(json))
+        .containsEntry(
+            "TcpInfoSampleBenchmark.sample", new JmhResults.Score(812.5, 12.25, "ns/op"));
+  }
+
+  @Test
+  void aSmallProducerRunReportsWhatItSent(KafkaCluster kafka) {
+    String topic = "bench-smoke-" + System.nanoTime();
+    kafka.createTopic(topic, 1);
+
+    PerfResult result =
+        PerfResult.parse(
+            BenchJvm.run(
+                BenchJvm.command(
+                    List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"),
+                    ProducerPerf.class.getName(),
+                    kafka.bootstrapServers(),
+                    topic,
+                    "2000",
+                    "100",
+                    "-1"),
+                120));
+
+    assertThat(result.records()).isEqualTo(2000);
+    assertThat(result.failed()).isZero();
+    assertThat(result.bytes()).isEqualTo(200_000);
+    assertThat(result.p99()).isGreaterThanOrEqualTo(result.p50()).isPositive();
+    assertThat(result.recordsPerSecond()).isPositive();
+  }
+}

@@ -1,0 +1,66 @@
+package io.faultline.it.bench;
+
+import io.faultline.it.servers.KafkaCluster;
+import io.faultline.it.servers.PostgresServer;
+import io.faultline.it.servers.RealServers;
+import io.faultline.it.servers.RequiresDocker;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Runs every benchmark of issue #10 and writes the generated part of {@code docs/benchmarks.md} and
+ * its charts. Not part of the default build: it runs only with {@code -Dfaultline.bench=full} or
+ * {@code quick}, which the root {@code ./benchmarks} script sets (after running the JMH benchmarks,
+ * whose JSON it reads from {@code faultline.bench.jmh.dir}).
+ */
+@ExtendWith(RealServers.class)
+@EnabledIfSystemProperty(named = "faultline.bench", matches = "full|quick")
+@RequiresDocker("pg_stat_statements is preloaded only in the container image")
+class BenchmarkSuiteTest {
+
+  @Test
+  void runAllAndWriteTheReport(KafkaCluster kafka, PostgresServer postgres) throws Exception {
+    long started = Long.getLong("faultline.bench.started", System.currentTimeMillis() / 1000);
+    String load = System.getProperty("faultline.bench.loadavg", MachineDescription.loadNow());
+    BenchSettings settings = BenchSettings.of(System.getProperty("faultline.bench"));
+    String date =
+        ZonedDateTime.now(ZoneOffset.UTC)
+            .format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
+    String jmhDir = System.getProperty("faultline.bench.jmh.dir");
+    Map<String, JmhResults.Score> jmh = JmhResults.read(jmhDir == null ? null : Path.of(jmhDir));
+
+    List<StartupBenchmark.Result> startup = new StartupBenchmark(settings).run();
+    List<ClientPerfBenchmark.Series> clients = new ClientPerfBenchmark(kafka, settings).run();
+    JooqTpsBenchmark jooqBench = new JooqTpsBenchmark(postgres, settings);
+    var jooq = jooqBench.run();
+    List<ConnectionMemoryBenchmark.Result> memory =
+        new ConnectionMemoryBenchmark(kafka, settings).run();
+
+    Path docs = Path.of(System.getProperty("faultline.it.docs.dir"));
+    double minutes = (System.currentTimeMillis() / 1000 - started) / 60.0;
+    BenchmarkReport.Measurements measurements =
+        new BenchmarkReport.Measurements(
+            settings,
+            System.getProperty("faultline.bench.command", "./benchmarks " + settings.mode()),
+            MachineDescription.markdown(load, date),
+            clients,
+            jmh,
+            jooq,
+            jooqBench.statementsCounted(),
+            startup,
+            Files.size(BenchJvm.faultlineAgent()),
+            Files.size(BenchJvm.otelAgent()),
+            memory,
+            minutes);
+    ReportFile.write(
+        docs.resolve("benchmarks.md"), new BenchmarkReport(measurements, docs).render());
+  }
+}

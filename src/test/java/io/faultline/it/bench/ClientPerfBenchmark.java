@@ -1,0 +1,130 @@
+package io.faultline.it.bench;
+
+import io.faultline.it.bench.BenchJvm.Variant;
+import io.faultline.it.servers.KafkaCluster;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Producer and consumer throughput and latency in child JVMs against a real broker, without an
+ * agent, with Faultline (every feature on) and with the OpenTelemetry agent, interleaved A B C A B
+ * C … so that the machine's load drifts over all three alike.
+ */
+final class ClientPerfBenchmark {
+
+  /** One workload's runs: {@code rounds.get(r).get(variant)}. */
+  record Series(String name, String description, List<Map<Variant, PerfResult>> rounds) {
+
+    double medianRecordsPerSecond(Variant v) {
+      return Stats.median(rounds.stream().mapToDouble(r -> r.get(v).recordsPerSecond()).toArray());
+    }
+
+    double medianP99(Variant v) {
+      return Stats.median(rounds.stream().mapToDouble(r -> r.get(v).p99()).toArray());
+    }
+
+    /** The median over rounds of the per-round throughput ratio to no agent. */
+    double medianThroughputRatio(Variant v) {
+      return Stats.median(
+          rounds.stream()
+              .mapToDouble(
+                  r -> r.get(v).recordsPerSecond() / r.get(Variant.NO_AGENT).recordsPerSecond())
+              .toArray());
+    }
+
+    /** The median over rounds of the per-round p99 ratio to no agent. */
+    double medianP99Ratio(Variant v) {
+      return Stats.median(
+          rounds.stream()
+              .mapToDouble(
+                  r -> (double) r.get(v).p99() / Math.max(1, r.get(Variant.NO_AGENT).p99()))
+              .toArray());
+    }
+  }
+
+  private final KafkaCluster kafka;
+  private final BenchSettings settings;
+
+  ClientPerfBenchmark(KafkaCluster kafka, BenchSettings settings) {
+    this.kafka = kafka;
+    this.settings = settings;
+  }
+
+  /** The capped and uncapped producer runs and the consumer runs. */
+  List<Series> run() {
+    String capped = "bench-capped-" + System.nanoTime();
+    String uncapped = "bench-uncapped-" + System.nanoTime();
+    String prepared = "bench-consume-" + System.nanoTime();
+    kafka.createTopic(capped, 1);
+    kafka.createTopic(uncapped, 1);
+    kafka.createTopic(prepared, 1);
+    String size = Integer.toString(settings.recordSize());
+    BenchJvm.run(
+        BenchJvm.command(
+            List.of("-Xmx512m"),
+            ProducerPerf.class.getName(),
+            kafka.bootstrapServers(),
+            prepared,
+            Integer.toString(settings.consumerRecords()),
+            size,
+            "-1"),
+        300);
+    List<Series> series = new ArrayList<>();
+    series.add(
+        series(
+            "producer, capped",
+            settings.cappedRecords()
+                + " records of "
+                + size
+                + " B, acks=all, at most "
+                + settings.cappedThroughput()
+                + " records/s",
+            ProducerPerf.class.getName(),
+            kafka.bootstrapServers(),
+            capped,
+            Integer.toString(settings.cappedRecords()),
+            size,
+            Integer.toString(settings.cappedThroughput())));
+    series.add(
+        series(
+            "producer, uncapped",
+            settings.producerRecords() + " records of " + size + " B, acks=all, no cap",
+            ProducerPerf.class.getName(),
+            kafka.bootstrapServers(),
+            uncapped,
+            Integer.toString(settings.producerRecords()),
+            size,
+            "-1"));
+    series.add(
+        series(
+            "consumer",
+            settings.consumerRecords()
+                + " records of "
+                + size
+                + " B from a prepared topic; latency = per poll() that returned records",
+            ConsumerPerf.class.getName(),
+            kafka.bootstrapServers(),
+            prepared,
+            Integer.toString(settings.consumerRecords())));
+    return series;
+  }
+
+  private Series series(String name, String description, String mainClass, String... args) {
+    List<Map<Variant, PerfResult>> rounds = new ArrayList<>();
+    for (int round = 0; round < settings.clientRounds(); round++) {
+      Map<Variant, PerfResult> results = new EnumMap<>(Variant.class);
+      for (Variant variant : Variant.values()) {
+        List<String> options = new ArrayList<>(List.of("-Xmx512m"));
+        options.addAll(BenchJvm.agentOptions(variant));
+        PerfResult result =
+            PerfResult.parse(BenchJvm.run(BenchJvm.command(options, mainClass, args), 300));
+        System.out.printf("bench: %s round %d %s: %s%n", name, round + 1, variant.label, result);
+        results.put(variant, result);
+      }
+      rounds.add(results);
+    }
+    return new Series(name, description, rounds);
+  }
+}

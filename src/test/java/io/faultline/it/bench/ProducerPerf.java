@@ -1,0 +1,99 @@
+package io.faultline.it.bench;
+
+import java.util.Arrays;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * The workload of Kafka's {@code ProducerPerformance} ({@code kafka-tools} 4.4.0 is not on Maven
+ * Central): {@code records} records of {@code recordSize} random bytes to one topic, acks=all, at
+ * most {@code throughput} records/s ({@code -1} = uncapped), latency measured from {@code send} to
+ * its callback. Run in a child JVM; prints one {@link PerfResult} line.
+ *
+ * <p>Arguments: bootstrap topic records recordSize throughput
+ */
+public final class ProducerPerf {
+
+  private ProducerPerf() {}
+
+  /** See the class comment. */
+  public static void main(String[] args) throws Exception {
+    String bootstrap = args[0];
+    String topic = args[1];
+    int records = Integer.parseInt(args[2]);
+    int recordSize = Integer.parseInt(args[3]);
+    long throughput = Long.parseLong(args[4]);
+
+    Properties props = new Properties();
+    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    props.put(ProducerConfig.ACKS_CONFIG, "all");
+    props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+    props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+    byte[] payload = new byte[recordSize];
+    new java.util.Random(42).nextBytes(payload);
+    // Latencies in microseconds, one slot per record, written by the callback (the I/O thread).
+    long[] latencies = new long[records];
+    AtomicLong failed = new AtomicLong();
+    try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+      // Warm the connection and metadata outside the measured window, as ProducerPerformance does
+      // implicitly with its first records.
+      producer.send(new ProducerRecord<>(topic, payload)).get();
+      Throttle throttle = new Throttle(throughput);
+      long start = System.nanoTime();
+      for (int i = 0; i < records; i++) {
+        final int slot = i;
+        final long sent = System.nanoTime();
+        producer.send(
+            new ProducerRecord<>(topic, payload),
+            (metadata, error) -> {
+              if (error != null) {
+                failed.incrementAndGet();
+              }
+              latencies[slot] = (System.nanoTime() - sent) / 1000;
+            });
+        throttle.pace(i + 1, start);
+      }
+      producer.flush();
+      long elapsed = System.nanoTime() - start;
+      Arrays.sort(latencies);
+      System.out.println(
+          new PerfResult(
+                  records,
+                  elapsed,
+                  (long) records * recordSize,
+                  Stats.percentileOfSorted(latencies, 50),
+                  Stats.percentileOfSorted(latencies, 99),
+                  Stats.percentileOfSorted(latencies, 99.9),
+                  failed.get())
+              .toLine());
+    }
+  }
+
+  /** Sleeps so that record {@code n} is not sent before {@code n / throughput} seconds. */
+  static final class Throttle {
+    private final long throughput;
+
+    Throttle(long throughput) {
+      this.throughput = throughput;
+    }
+
+    void pace(long sent, long startNanos) throws InterruptedException {
+      if (throughput <= 0) {
+        return;
+      }
+      long due = startNanos + sent * 1_000_000_000L / throughput;
+      long wait = due - System.nanoTime();
+      if (wait > 2_000_000) {
+        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+      } else if (wait > 0) {
+        while (System.nanoTime() < due) {
+          Thread.onSpinWait();
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,74 @@
+package io.faultline.it.bench;
+
+import io.faultline.it.bench.BenchJvm.Variant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What an agent adds to a hello-world {@code main}: wall time from process start to exit (less the
+ * 1.5 s pause and the collections the child reports, so one launch gives both figures), and heap in
+ * use after GC once the agent has finished starting (1.5 s after {@code main}). Variants run
+ * interleaved; each wall time and heap figure is a median over the runs.
+ */
+final class StartupBenchmark {
+
+  /** One variant's medians. */
+  record Result(String variant, double wallMillis, double heapBytes) {}
+
+  private final BenchSettings settings;
+
+  private static long pausedMillis(String stdout) {
+    for (String line : stdout.split("\n")) {
+      if (line.startsWith("paused-ms=")) {
+        return Long.parseLong(line.substring(10).strip());
+      }
+    }
+    throw new IllegalStateException("no paused-ms line in:\n" + stdout);
+  }
+
+  StartupBenchmark(BenchSettings settings) {
+    this.settings = settings;
+  }
+
+  List<Result> run() {
+    Map<String, List<String>> variants = new LinkedHashMap<>();
+    variants.put("no agent", List.of());
+    variants.put(
+        "Faultline, endpoint off",
+        List.of("-javaagent:" + BenchJvm.faultlineAgent() + "=prometheus.port=0"));
+    variants.put("Faultline, endpoint on", List.of());
+    variants.put("OpenTelemetry agent", BenchJvm.agentOptions(Variant.OTEL));
+    Map<String, double[]> walls = new LinkedHashMap<>();
+    Map<String, double[]> heaps = new LinkedHashMap<>();
+    variants.keySet().forEach(v -> walls.put(v, new double[settings.startupRuns()]));
+    variants.keySet().forEach(v -> heaps.put(v, new double[settings.startupRuns()]));
+    for (int i = 0; i < settings.startupRuns(); i++) {
+      for (Map.Entry<String, List<String>> v : variants.entrySet()) {
+        List<String> options = new ArrayList<>(List.of("-Xshare:auto"));
+        options.addAll(
+            v.getKey().equals("Faultline, endpoint on")
+                ? List.of(
+                    "-javaagent:"
+                        + BenchJvm.faultlineAgent()
+                        + "=prometheus.port="
+                        + BenchJvm.freePort())
+                : v.getValue());
+        long start = System.nanoTime();
+        BenchJvm.run(BenchJvm.command(options, BenchHello.class.getName()), 120);
+        walls.get(v.getKey())[i] = (System.nanoTime() - start) / 1e6;
+        heaps.get(v.getKey())[i] =
+            HeapAfterGc.parse(
+                BenchJvm.run(BenchJvm.command(options, BenchHello.class.getName(), "1500"), 120));
+      }
+    }
+    List<Result> results = new ArrayList<>();
+    for (String v : variants.keySet()) {
+      Result r = new Result(v, Stats.median(walls.get(v)), Stats.median(heaps.get(v)));
+      System.out.println("bench: start-up " + r);
+      results.add(r);
+    }
+    return results;
+  }
+}
