@@ -262,9 +262,8 @@ class Evaluator:
             delta = 0.0
             for (_, a), (_, b) in zip(points, points[1:]):
                 delta += b - a if b >= a else b  # a counter reset starts again from zero
-            span = points[-1][0] - points[0][0]
-            per_second = delta / span if span > 0 else 0.0
-            out[labels] = per_second if function == "rate" else per_second * seconds
+            increase = extrapolate(delta, points, now - seconds, now)
+            out[labels] = increase / seconds if function == "rate" else increase
         return out
 
     def aggregate(self, node, index):
@@ -302,6 +301,23 @@ class Evaluator:
         if isinstance(left, float):
             return {k: apply(left, v) for k, v in right.items()}
         return {k: apply(v, right[k]) for k, v in left.items() if k in right}
+
+
+def extrapolate(delta, points, start, end):
+    """Prometheus's extrapolation of a counter's increase to the range [start, end]: to the range's
+    edges when samples reach near them, by half a sample interval otherwise, never below zero."""
+    sampled = points[-1][0] - points[0][0]
+    if sampled <= 0:
+        return 0.0
+    average = sampled / (len(points) - 1)
+    to_start, to_end = points[0][0] - start, end - points[-1][0]
+    if to_start >= average * 1.1:
+        to_start = average / 2
+    if delta > 0 and points[0][1] >= 0:
+        to_start = min(to_start, sampled * (points[0][1] / delta))  # a counter starts at zero
+    if to_end >= average * 1.1:
+        to_end = average / 2
+    return delta * (sampled + to_start + to_end) / sampled
 
 
 def query_series(expr, scrapes):
