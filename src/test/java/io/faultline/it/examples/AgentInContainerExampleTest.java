@@ -2,6 +2,7 @@ package io.faultline.it.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.faultline.it.servers.BaseImage;
 import io.faultline.it.servers.RequiresDocker;
 import java.io.IOException;
 import java.net.URI;
@@ -14,6 +15,7 @@ import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.images.builder.ImageFromDockerfile;
@@ -48,7 +50,9 @@ class AgentInContainerExampleTest {
     // A fixed tag, rebuilt each run from the cached apt layer: at most one image is left behind.
     ImageFromDockerfile image =
         new ImageFromDockerfile("faultline-it/agent-in-container-example:latest", false)
-            .withDockerfile(context.resolve("Dockerfile"));
+            .withDockerfile(context.resolve("Dockerfile"))
+            // The suite's base image, as for its server images (the apt layer is then shared).
+            .withBuildArg("BASE_IMAGE", BaseImage.resolve(DockerClientFactory.instance().client()));
     try (GenericContainer<?> app =
         new GenericContainer<>(image)
             .withExposedPorts(9464)
