@@ -31,7 +31,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Records the input of the dashboard picture: {@link DashboardWorkloadApp} runs with the built
  * agent against real brokers and a real PostgreSQL while its {@code /metrics} is scraped once a
- * second into {@code DIR/<epoch-millis>.prom}; a broker is stopped for 15 s a third of the way in,
+ * second into {@code DIR/<epoch-millis>.prom}; a broker is stopped for 20 s a third of the way in,
  * so the reconnect gate has work. Off by default (it takes about two minutes):
  *
  * <pre>
@@ -89,13 +89,14 @@ class DashboardRecordingTest {
     try {
       String base = "http://127.0.0.1:" + port + "/metrics";
       awaitUp(base, child);
+      awaitReady(log.toPath(), child);
       KafkaNode lost = kafka.nodes().get(0);
       int written = 0;
       long next = System.currentTimeMillis();
       for (int s = 0; s < seconds; s++) {
         if (s == seconds / 3) {
           lost.stop();
-        } else if (s == seconds / 3 + 15) {
+        } else if (s == seconds / 3 + 20) {
           lost.start();
         }
         next += 1000;
@@ -144,6 +145,19 @@ class DashboardRecordingTest {
       Thread.sleep(250);
     }
     throw new AssertionError("no /metrics at " + url + " within 60 s");
+  }
+
+  /** Scrapes start when the workload is at work (its table filled, its clients made). */
+  private static void awaitReady(Path log, Process child) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+    while (System.nanoTime() < deadline) {
+      assertThat(child.isAlive()).as("the workload JVM is running").isTrue();
+      if (Files.readAllLines(log, StandardCharsets.UTF_8).contains("ready")) {
+        return;
+      }
+      Thread.sleep(250);
+    }
+    throw new AssertionError("the workload did not print ready within 180 s; see " + log);
   }
 
   private static HttpResponse<String> get(String url) throws InterruptedException {

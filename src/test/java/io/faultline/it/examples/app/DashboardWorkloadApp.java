@@ -32,9 +32,10 @@ import org.jooq.impl.DSL;
 /**
  * A plain Kafka + jOOQ + HikariCP service with no Faultline code, doing on purpose what the
  * incidents did, so an agent-instrumented run fills every panel of the Grafana dashboard: a
- * producer and a consumer moving ~2 MB/s, nested jOOQ transactions after {@code SELECT … FOR
- * UPDATE}, an occasional runaway query, a transaction held open for 20 s at a time, rows share-
- * locked by two sessions (MultiXacts), and a JDBC connection opened per request.
+ * producer and a consumer moving ~2 MB/s, a fleet of twelve small producers (a reconnect storm when
+ * a broker returns), nested jOOQ transactions after {@code SELECT … FOR UPDATE}, an occasional
+ * runaway query, a transaction held open for 20 s at a time, rows share- locked by two sessions
+ * (MultiXacts), and a JDBC connection opened per request.
  *
  * <p>Arguments: bootstrap servers, topic, JDBC URL, user, password. Prints {@code ready}, works
  * until its standard input gets a line, then prints {@code bye}.
@@ -57,7 +58,7 @@ public final class DashboardWorkloadApp {
     config.setUsername(user);
     config.setPassword(password);
     config.setMaximumPoolSize(6);
-    ExecutorService workers = Executors.newFixedThreadPool(6);
+    ExecutorService workers = Executors.newFixedThreadPool(7);
     try (HikariDataSource pool = new HikariDataSource(config)) {
       DSLContext dsl = DSL.using(pool, SQLDialect.POSTGRES);
       String table = "dashboard_account";
@@ -67,6 +68,7 @@ public final class DashboardWorkloadApp {
       List<Future<?>> running = new ArrayList<>();
       running.add(workers.submit(() -> produce(bootstrap, topic)));
       running.add(workers.submit(() -> consume(bootstrap, topic)));
+      running.add(workers.submit(() -> fleet(bootstrap, topic)));
       running.add(workers.submit(() -> nestedTransactions(dsl, table)));
       running.add(workers.submit(() -> longTransactions(url, user, password)));
       running.add(workers.submit(() -> sharedRowLocks(pool, table)));
@@ -112,6 +114,40 @@ public final class DashboardWorkloadApp {
       }
     } catch (RuntimeException e) {
       System.out.println("producer: " + e);
+    }
+  }
+
+  /**
+   * Twelve small producers, one record a second each: when a broker comes back they all reconnect
+   * at once, the storm the reconnect gate staggers.
+   */
+  private static void fleet(String bootstrap, String topic) {
+    List<KafkaProducer<byte[], byte[]>> fleet = new ArrayList<>();
+    try {
+      for (int i = 0; i < 12; i++) {
+        fleet.add(
+            new KafkaProducer<>(
+                Map.of(
+                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                    bootstrap,
+                    ProducerConfig.CLIENT_ID_CONFIG,
+                    "fleet-" + i,
+                    ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
+                    120_000),
+                new ByteArraySerializer(),
+                new ByteArraySerializer()));
+      }
+      byte[] value = new byte[100];
+      while (!STOP.get()) {
+        for (KafkaProducer<byte[], byte[]> producer : fleet) {
+          producer.send(new ProducerRecord<>(topic, value));
+        }
+        pause(1000);
+      }
+    } catch (RuntimeException e) {
+      System.out.println("fleet: " + e);
+    } finally {
+      fleet.forEach(p -> p.close(Duration.ofSeconds(5)));
     }
   }
 
