@@ -7,14 +7,17 @@ import com.github.dockerjava.api.DockerClient;
  * debian:bookworm-slim}; where no registry is reachable, {@code .ci/run} imports a debootstrapped
  * Debian as {@code faultline-base:bookworm}, which is used when the official one is not present.
  */
-final class BaseImage {
+public final class BaseImage {
 
   static final String OFFICIAL = "debian:bookworm-slim";
   static final String LOCAL = "faultline-base:bookworm";
 
   private BaseImage() {}
 
-  static String resolve(DockerClient docker) {
+  /**
+   * The base image to build FROM: configured, else the official one if present, else the local one.
+   */
+  public static String resolve(DockerClient docker) {
     String configured = System.getProperty("faultline.it.base-image");
     if (configured == null || configured.isBlank()) {
       configured = System.getenv("FAULTLINE_BASE_IMAGE");
