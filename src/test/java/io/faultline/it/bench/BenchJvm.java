@@ -54,10 +54,7 @@ final class BenchJvm {
       case NO_AGENT -> List.of();
       case FAULTLINE ->
           List.of(
-              "-javaagent:"
-                  + faultlineAgent()
-                  + "=kafka.recycle=true,prometheus.port="
-                  + freePort());
+              "-javaagent:" + faultlineAgent() + "=kafka.recycle=on,prometheus.port=" + freePort());
       case OTEL ->
           List.of(
               "-javaagent:" + otelAgent(),

@@ -83,7 +83,7 @@ final class BenchmarkReport {
     StringBuilder b = new StringBuilder("### Kafka producer and consumer\n\n");
     b.append(
         "Child JVMs (`-Xmx512m`) against a real local broker, run interleaved: no agent, the"
-            + " Faultline agent with every feature on (`kafka.recycle=true`, Prometheus endpoint on a"
+            + " Faultline agent with every feature on (`kafka.recycle=on`, Prometheus endpoint on a"
             + " free port), the OpenTelemetry Java agent ("
             + "`-Dotel.traces.exporter=none -Dotel.metrics.exporter=none -Dotel.logs.exporter=none`);"
             + " A B C A B C … for each workload. The workload is Kafka's `ProducerPerformance`'s"

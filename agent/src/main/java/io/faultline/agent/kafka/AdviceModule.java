@@ -42,6 +42,12 @@ public final class AdviceModule implements InstrumentationModule {
     return KafkaConfigKeys.ADVICE_FEATURE;
   }
 
+  /** Only {@code ClientUtils}: no other class waits for the agent's start. */
+  @Override
+  public boolean mayWeave(String className, ClassLoader loader, byte[] classFile) {
+    return className.equals(CLIENT_UTILS);
+  }
+
   @Override
   public List<TypeInstrumentation> types() {
     return List.of(

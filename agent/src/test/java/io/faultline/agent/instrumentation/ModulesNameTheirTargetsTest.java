@@ -1,0 +1,32 @@
+package io.faultline.agent.instrumentation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every shipped module names the classes it may weave. One that kept the default ({@code every
+ * application class}) would make {@code main} wait for the whole background installation, which is
+ * how a new module once put a second back on the agent's start-up.
+ */
+class ModulesNameTheirTargetsTest {
+
+  private static final ClassLoader APP = ModulesNameTheirTargetsTest.class.getClassLoader();
+
+  @Test
+  void noShippedModuleHoldsBackAnApplicationsOwnClasses() {
+    List<InstrumentationModule> shipped =
+        InstrumentationInstaller.discover(APP).stream()
+            .filter(m -> !m.getClass().getName().startsWith("io.faultline.agent.fixture."))
+            .toList();
+
+    assertThat(shipped).hasSizeGreaterThanOrEqualTo(8);
+    for (String appClass : List.of("com.example.Main", "org.slf4j.LoggerFactory")) {
+      assertThat(shipped)
+          .as("modules that would make %s wait for the agent's start", appClass)
+          .filteredOn(m -> m.mayWeave(appClass, APP, new byte[0]))
+          .isEmpty();
+    }
+  }
+}
