@@ -59,7 +59,12 @@ final class ReconnectStorm {
 
   /** One phase: its samples and its record account. */
   record Phase(
-      String name, boolean gate, StormSeries series, StormLedger.Account records, long failed) {}
+      String name,
+      boolean gate,
+      StormSeries series,
+      StormLedger.Account records,
+      long failed,
+      GateTally gateDecisions) {}
 
   /** Both phases of a run. */
   record Result(Scale scale, Phase off, Phase on) {}
@@ -87,7 +92,7 @@ final class ReconnectStorm {
   }
 
   private static Phase withAccount(Phase p, StormLedger.Account account) {
-    return new Phase(p.name(), p.gate(), p.series(), account, p.failed());
+    return new Phase(p.name(), p.gate(), p.series(), account, p.failed(), p.gateDecisions());
   }
 
   private List<Path> ackedFiles(String phase) {
@@ -100,6 +105,7 @@ final class ReconnectStorm {
 
   private Phase phase(SmallBacklogKafka kafka, String name, boolean gate) throws Exception {
     List<ChildJvm.Running> children = new ArrayList<>();
+    List<Integer> ports = new ArrayList<>();
     try {
       List<Path> readyFiles = new ArrayList<>();
       for (int j = 0; j < scale.jvms(); j++) {
@@ -107,7 +113,9 @@ final class ReconnectStorm {
         Files.deleteIfExists(ready);
         Files.deleteIfExists(ackedFiles(name).get(j));
         readyFiles.add(ready);
-        children.add(startClients(kafka, name, j, gate, ready));
+        int port = Http.freePort();
+        ports.add(port);
+        children.add(startClients(kafka, name, j, gate, ready, port));
       }
       awaitReady(children, readyFiles);
 
@@ -119,14 +127,18 @@ final class ReconnectStorm {
       StormSampler sampler =
           new StormSampler(
               kafka.procNet(RESTARTED, "snmp"), kafka.procNet(RESTARTED, "netstat"), broker);
+      GateTally before = GateTally.scrape(ports, RESTARTED);
       sampler.start();
       Thread.sleep(500);
       // Time 0 is when the controller has done the election (seconds after the request on a busy
       // machine): from then on every client may learn that it needs broker 2.
       electPreferredLeader(kafka);
       long electedAt = System.nanoTime();
+      // The same clock as the children's safepoint logs (System.nanoTime, CLOCK_MONOTONIC).
+      writeFile(workDir.resolve(name + ".elected-at-nanos"), Long.toString(electedAt));
       TimeUnit.NANOSECONDS.sleep(scale.observe().toNanos());
       List<StormSampler.Sample> samples = sampler.stop();
+      GateTally decisions = GateTally.scrape(ports, RESTARTED).since(before);
       StormSeries series =
           new StormSeries(
               samples,
@@ -143,22 +155,29 @@ final class ReconnectStorm {
         result.assertCleanExit();
         failed += count(result.stdout(), "failed=");
       }
-      return new Phase(name, gate, series, null, failed);
+      return new Phase(name, gate, series, null, failed, decisions);
     } finally {
       children.forEach(ChildJvm.Running::close);
     }
   }
 
   private ChildJvm.Running startClients(
-      SmallBacklogKafka kafka, String phase, int jvm, boolean gate, Path ready) {
+      SmallBacklogKafka kafka, String phase, int jvm, boolean gate, Path ready, int port) {
     ChildJvm child =
         ChildJvm.on(Jdk.current())
-            .option("-Xmx512m")
+            // 512 MiB made the serial collector's full collections of 250 clients take seconds.
+            .option("-Xmx1g")
             .option("-Xss256k")
             .option("-XX:+UseSerialGC")
+            // Pauses of a client JVM hold all its clients at once: logged to tell them apart
+            // from the gate's spread.
+            .option(
+                "-Xlog:safepoint:file="
+                    + workDir.toAbsolutePath().resolve(phase + "-j" + jvm + ".safepoints.log")
+                    + ":timenanos")
             .agentArgs(
                 "prometheus.port="
-                    + Http.freePort()
+                    + port
                     + ",kafka.stagger="
                     + gate
                     + ",kafka.stagger.window="

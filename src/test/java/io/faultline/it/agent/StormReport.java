@@ -46,6 +46,11 @@ final class StormReport {
     row(out, "SyncookiesSent", r, p -> Long.toString(p.series().syncookiesSent()));
     row(out, "ListenOverflows", r, p -> Long.toString(p.series().listenOverflows()));
     row(out, "ListenDrops", r, p -> Long.toString(p.series().listenDrops()));
+    row(
+        out,
+        "the gates' decisions for broker " + ReconnectStorm.RESTARTED + " (agents' own counters)",
+        r,
+        p -> p.gateDecisions().describe());
     row(out, "records acknowledged", r, p -> Long.toString(p.records().acked()));
     row(
         out,

@@ -162,6 +162,68 @@ class ReconnectGateTest {
   }
 
   @Test
+  void aLateAskIsSpreadAgainOverItsLateness() {
+    ReconnectGate gate = connectedThenLost(window(Duration.ofSeconds(3)), 0.5, null);
+    long want = 20 * SECOND;
+    assertThat(gate.admit("2", want)).isEqualTo(1_500 * MS);
+    // The JVM was paused: the client asks 600 ms after its due time.
+    long late = want + 2_100 * MS;
+    assertThat(gate.admit("2", late)).isEqualTo(300 * MS);
+    assertThat(gate.admit("2", late + 300 * MS)).isZero();
+    assertThat(outcomes).containsExactly("2:deferred", "2:after_delay");
+    assertThat(delays).containsExactly(2_400 * MS);
+  }
+
+  @Test
+  void aSlightlyLateAskGoesAhead() {
+    ReconnectGate gate = connectedThenLost(window(Duration.ofSeconds(3)), 0.5, null);
+    long want = 20 * SECOND;
+    gate.admit("2", want);
+    assertThat(gate.admit("2", want + 1_500 * MS + ReconnectGate.LATE_MILLIS * MS - 1)).isZero();
+  }
+
+  @Test
+  void spreadingAgainNeverPassesTheWindowPlusOneSecond() {
+    ReconnectGate gate = connectedThenLost(window(Duration.ofSeconds(3)), 0.5, null);
+    long want = 20 * SECOND;
+    gate.admit("2", want);
+    // Asked 3.6 s after the want: spreading again by half of the 2.1 s lateness would end after
+    // want + 3 s + 1 s, so it goes ahead now.
+    assertThat(gate.admit("2", want + 3_600 * MS)).isZero();
+    assertThat(delays).containsExactly(3_600 * MS);
+  }
+
+  @Test
+  void clientsReleasedTogetherByAPauseAreSpreadOverIt() {
+    // 300 clients whose due times fell into one 600 ms pause of their JVM all ask at its end.
+    Random random = new Random(7);
+    int n = 300;
+    long pauseEnd = 20 * SECOND;
+    int[] per10ms = new int[200];
+    for (int i = 0; i < n; i++) {
+      double[] u = {random.nextDouble()};
+      ReconnectGate gate =
+          new ReconnectGate(window(Duration.ofSeconds(3)), null, () -> u[0], listener);
+      gate.admit("1", 0);
+      gate.connected("1", 0);
+      gate.admit("2", 0);
+      gate.connected("2", 0);
+      gate.disconnected("2", SECOND);
+      long want = pauseEnd - 600 * MS - (long) (u[0] * 3 * SECOND); // due inside the pause
+      gate.admit("2", want);
+      u[0] = random.nextDouble();
+      long wait = gate.admit("2", pauseEnd);
+      long at = pauseEnd + wait;
+      if (wait > 0) {
+        assertThat(gate.admit("2", at)).isZero();
+      }
+      per10ms[(int) ((at - pauseEnd) / (10 * MS))]++;
+    }
+    // Without spreading again all 300 would connect in the first 10 ms; now about 5 per 10 ms.
+    assertThat(java.util.Arrays.stream(per10ms).max().orElseThrow()).isLessThanOrEqualTo(15);
+  }
+
+  @Test
   void aFailedAttemptIsStaggeredAgain() {
     ReconnectGate gate = connectedThenLost(window(Duration.ofSeconds(2)), 0.25, null);
     assertThat(gate.admit("2", 11 * SECOND)).isEqualTo(500 * MS);
