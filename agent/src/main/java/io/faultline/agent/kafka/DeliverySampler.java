@@ -72,6 +72,13 @@ final class DeliverySampler {
   private final Set<Probe> waiting = ConcurrentHashMap.newKeySet();
   private volatile Thread thread;
 
+  /**
+   * The thread is parked with no deadline (nothing to watch). Only then does a new probe wake it:
+   * waking it for every outstanding send would cost a futex wake and a context switch per request,
+   * while a thread already sampling picks the probe up within one period anyway.
+   */
+  private volatile boolean idle;
+
   DeliverySampler(TcpInfoReader reader) {
     this.reader = reader;
   }
@@ -85,7 +92,9 @@ final class DeliverySampler {
     if (t == null) {
       t = startThread();
     }
-    LockSupport.unpark(t);
+    if (idle) {
+      LockSupport.unpark(t);
+    }
   }
 
   /** Stops sampling {@code probe}. */
@@ -107,7 +116,13 @@ final class DeliverySampler {
     while (true) {
       try {
         if (waiting.isEmpty()) {
-          LockSupport.park(this);
+          idle = true;
+          // Checked again after announcing idleness: a probe added in between either sees idle
+          // and unparks (the permit makes park return at once) or is seen here.
+          if (waiting.isEmpty()) {
+            LockSupport.park(this);
+          }
+          idle = false;
           continue;
         }
         for (Probe probe : waiting) {
