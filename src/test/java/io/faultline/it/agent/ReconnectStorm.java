@@ -44,6 +44,7 @@ final class ReconnectStorm {
    * @param window {@code kafka.stagger.window}
    * @param backlog listen queue sizes of the brokers
    * @param observe how long to sample after the election is done
+   * @param sendInterval time between two records of one producer
    */
   record Scale(
       int jvms,
@@ -51,7 +52,8 @@ final class ReconnectStorm {
       int consumersPerJvm,
       Duration window,
       int backlog,
-      Duration observe) {
+      Duration observe,
+      Duration sendInterval) {
     int clients() {
       return jvms * (producersPerJvm + consumersPerJvm);
     }
@@ -193,7 +195,8 @@ final class ReconnectStorm {
         Integer.toString(scale.producersPerJvm()),
         Integer.toString(scale.consumersPerJvm()),
         ready.toString(),
-        ackedFiles(phase).get(jvm).toString());
+        ackedFiles(phase).get(jvm).toString(),
+        Long.toString(scale.sendInterval().toMillis()));
   }
 
   private static void awaitReady(List<ChildJvm.Running> children, List<Path> readyFiles)

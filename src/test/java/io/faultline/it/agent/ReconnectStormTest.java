@@ -22,7 +22,8 @@ class ReconnectStormTest {
   @Test
   void theGateFlattensTheReconnectWaveAfterAPreferredLeaderElection() throws Exception {
     ReconnectStorm.Scale scale =
-        new ReconnectStorm.Scale(1, 50, 50, WINDOW, 16, WINDOW.plusSeconds(6));
+        new ReconnectStorm.Scale(
+            1, 50, 50, WINDOW, 16, WINDOW.plusSeconds(6), Duration.ofMillis(100));
     ReconnectStorm.Result r =
         new ReconnectStorm(scale, Path.of("target", "reconnect-storm-test")).run();
     String table = StormReport.table(r);

@@ -16,7 +16,8 @@ final class StormReport {
     out.append(
         String.format(
             Locale.ROOT,
-            "%d clients (%d JVMs x (%d idempotent producers + %d consumers)); backlog %d"
+            "%d clients (%d JVMs x (%d idempotent producers + %d consumers), a record every %d ms"
+                + " per producer); backlog %d"
                 + " (socket.listen.backlog.size = somaxconn = tcp_max_syn_backlog);"
                 + " kafka.stagger.window %d ms; times from the election's completion, observed for"
                 + " %d s%n%n",
@@ -24,6 +25,7 @@ final class StormReport {
             s.jvms(),
             s.producersPerJvm(),
             s.consumersPerJvm(),
+            s.sendInterval().toMillis(),
             s.backlog(),
             s.window().toMillis(),
             s.observe().toSeconds()));

@@ -33,7 +33,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * acknowledged record to the {@code acked} file and prints {@code acked=A failed=F consumed=C}.
  *
  * <p>Arguments: bootstrap servers, topic, tag (prefix of the record keys), p, c, ready file, acked
- * file.
+ * file, and optionally the milliseconds between two sends of a producer (100).
  */
 public final class KafkaStormClientsApp {
 
@@ -50,6 +50,7 @@ public final class KafkaStormClientsApp {
     int c = Integer.parseInt(args[4]);
     Path ready = Path.of(args[5]);
     Path ackedFile = Path.of(args[6]);
+    long sendIntervalMs = args.length > 7 ? Long.parseLong(args[7]) : 100;
 
     List<KafkaProducer<String, String>> producers = new ArrayList<>();
     for (int i = 0; i < p; i++) {
@@ -102,7 +103,7 @@ public final class KafkaStormClientsApp {
                 }
                 seq++;
                 try {
-                  Thread.sleep(100);
+                  Thread.sleep(sendIntervalMs);
                 } catch (InterruptedException e) {
                   return;
                 }
