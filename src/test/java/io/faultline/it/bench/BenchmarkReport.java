@@ -231,7 +231,7 @@ final class BenchmarkReport {
                 + " `DefaultTransactionProvider` and `GuardedTransactionProvider` wrapping it (with"
                 + " `statementTimeout(30s)` and `lockTimeout(10s)`, so it has settings to apply)."
                 + " `flat`: read a row, update it; `nested`: the update in a nested transaction"
-                + " (a savepoint the application asked for). %d interleaved rounds of %d s each"
+                + " (a savepoint the application asked for). %d interleaved rounds (the pair's order alternating) of %d s"
                 + " after a 1 s warm-up; statements per transaction are every statement"
                 + " `pg_stat_statements` counted in the database during the measured seconds"
                 + " (BEGIN, COMMIT, SAVEPOINT and SET included), divided by the committed"
