@@ -1,7 +1,7 @@
 package io.faultline.jooq;
 
 import java.util.List;
-import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
@@ -39,7 +39,55 @@ public record CallSite(String className, String methodName, String fileName, int
           "kotlin.coroutines.",
           "com.zaxxer.hikari.");
 
-  private static final StackWalker WALKER = StackWalker.getInstance();
+  /** A bound on the walk, against pathological recursion through framework code. */
+  private static final int MAX_FRAMES = 1024;
+
+  /** Call sites resolved per class, at most this many (beyond it they are resolved every time). */
+  private static final int MAX_CACHED_PER_CLASS = 256;
+
+  /** Whether the walker may retain classes (a security manager may deny it). */
+  private static final boolean CLASSES = mayRetainClasses();
+
+  private static final StackWalker WALKER =
+      CLASSES
+          ? StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE)
+          : StackWalker.getInstance();
+
+  /**
+   * Per class: whether it is a framework class (decided once per class, not per frame) and its call
+   * sites resolved so far. Resolving a frame's file and line (its {@code StackTraceElement}) costs
+   * more than the walk, and the same few call sites begin transactions over and over. A {@link
+   * ClassValue} keeps this with the class, so it goes when the class is unloaded.
+   */
+  private static final ClassValue<FrameClass> CLASS_INFO =
+      new ClassValue<>() {
+        @Override
+        protected FrameClass computeValue(Class<?> type) {
+          return new FrameClass(isFramework(type.getName()));
+        }
+      };
+
+  /** What is known of one class whose frames were walked. */
+  private static final class FrameClass {
+    final boolean framework;
+    final ConcurrentHashMap<FrameKey, CallSite> sites = new ConcurrentHashMap<>();
+
+    FrameClass(boolean framework) {
+      this.framework = framework;
+    }
+  }
+
+  /** A frame by method and bytecode index: the same index in the same method is the same line. */
+  private record FrameKey(String methodName, int bytecodeIndex) {}
+
+  private static boolean mayRetainClasses() {
+    try {
+      StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
+      return true;
+    } catch (SecurityException e) {
+      return false;
+    }
+  }
 
   /** The call site of the current thread's caller, found by walking its stack. */
   public static CallSite current() {
@@ -47,17 +95,46 @@ public record CallSite(String className, String methodName, String fileName, int
   }
 
   private static CallSite firstApplicationFrame(Stream<StackWalker.StackFrame> frames) {
-    Optional<StackWalker.StackFrame> frame =
-        frames.filter(f -> !isFramework(f.getClassName())).findFirst();
-    return frame
-        .map(
-            f ->
-                new CallSite(
-                    f.getClassName(),
-                    f.getMethodName(),
-                    f.getFileName() == null ? "" : f.getFileName(),
-                    f.getLineNumber()))
+    // A pipeline, not an iterator: the iterator's adapter buffers and costs a third of the walk.
+    return frames
+        .limit(MAX_FRAMES)
+        .filter(CallSite::isApplicationFrame)
+        .findFirst()
+        .map(CallSite::cached)
         .orElse(UNKNOWN);
+  }
+
+  private static boolean isApplicationFrame(StackWalker.StackFrame f) {
+    return CLASSES
+        ? !CLASS_INFO.get(f.getDeclaringClass()).framework
+        : !isFramework(f.getClassName());
+  }
+
+  private static CallSite cached(StackWalker.StackFrame f) {
+    if (!CLASSES) {
+      return resolve(f);
+    }
+    return cached(CLASS_INFO.get(f.getDeclaringClass()), f);
+  }
+
+  private static CallSite cached(FrameClass info, StackWalker.StackFrame f) {
+    FrameKey key = new FrameKey(f.getMethodName(), f.getByteCodeIndex());
+    CallSite site = info.sites.get(key);
+    if (site == null) {
+      site = resolve(f);
+      if (info.sites.size() < MAX_CACHED_PER_CLASS) {
+        info.sites.putIfAbsent(key, site);
+      }
+    }
+    return site;
+  }
+
+  private static CallSite resolve(StackWalker.StackFrame f) {
+    return new CallSite(
+        f.getClassName(),
+        f.getMethodName(),
+        f.getFileName() == null ? "" : f.getFileName(),
+        f.getLineNumber());
   }
 
   /** The first frame of {@code stack} outside the framework packages. */

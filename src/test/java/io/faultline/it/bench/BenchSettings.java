@@ -21,7 +21,7 @@ record BenchSettings(
   static BenchSettings of(String mode) {
     return switch (mode) {
       case "full" ->
-          new BenchSettings("full", 5, 250_000, 120_000, 15_000, 250_000, 512, 3, 2, 5, 1000);
+          new BenchSettings("full", 5, 250_000, 120_000, 15_000, 250_000, 512, 5, 4, 5, 1000);
       case "quick" ->
           new BenchSettings("quick", 2, 20_000, 10_000, 5_000, 20_000, 512, 2, 1, 2, 100);
       default ->

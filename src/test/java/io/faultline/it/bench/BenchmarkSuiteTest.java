@@ -11,6 +11,8 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -19,7 +21,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Runs every benchmark of issue #10 and writes the generated part of {@code docs/benchmarks.md} and
  * its charts. Not part of the default build: it runs only with {@code -Dfaultline.bench=full} or
  * {@code quick}, which the root {@code ./benchmarks} script sets (after running the JMH benchmarks,
- * whose JSON it reads from {@code faultline.bench.jmh.dir}).
+ * whose JSON it reads from {@code faultline.bench.jmh.dir}). {@code -Dfaultline.bench.only=jooq} (a
+ * comma-separated list of parts: startup, clients, jooq, memory) runs only those parts and prints
+ * their results instead of writing the report.
  */
 @ExtendWith(RealServers.class)
 @EnabledIfSystemProperty(named = "faultline.bench", matches = "full|quick")
@@ -36,6 +40,14 @@ class BenchmarkSuiteTest {
             .format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
     String jmhDir = System.getProperty("faultline.bench.jmh.dir");
     Map<String, JmhResults.Score> jmh = JmhResults.read(jmhDir == null ? null : Path.of(jmhDir));
+    Set<String> only = onlyParts();
+    if (!only.isEmpty()) {
+      if (only.contains("jooq")) {
+        JooqTpsBenchmark jooqBench = new JooqTpsBenchmark(postgres, settings);
+        JooqTpsBenchmark.printSummary(jooqBench.run());
+      }
+      return;
+    }
 
     List<StartupBenchmark.Result> startup = new StartupBenchmark(settings).run();
     List<ClientPerfBenchmark.Series> clients = new ClientPerfBenchmark(kafka, settings).run();
@@ -62,5 +74,29 @@ class BenchmarkSuiteTest {
             minutes);
     ReportFile.write(
         docs.resolve("benchmarks.md"), new BenchmarkReport(measurements, docs).render());
+  }
+
+  /** The parts named by {@code -Dfaultline.bench.only}; empty: every part, and the report. */
+  private static Set<String> onlyParts() {
+    Set<String> parts = new TreeSet<>();
+    for (String part : System.getProperty("faultline.bench.only", "").split(",")) {
+      if (!part.isBlank()) {
+        parts.add(part.strip());
+      }
+    }
+    Set<String> unknown = new TreeSet<>(parts);
+    unknown.removeAll(Set.of("startup", "clients", "jooq", "memory"));
+    if (!unknown.isEmpty()) {
+      throw new IllegalArgumentException(
+          "-Dfaultline.bench.only names unknown parts "
+              + unknown
+              + "; use a comma-separated list of startup, clients, jooq, memory");
+    }
+    if (!parts.isEmpty() && !parts.equals(Set.of("jooq"))) {
+      throw new IllegalArgumentException(
+          "-Dfaultline.bench.only: only jooq can run alone so far; leave the property out to run"
+              + " every part");
+    }
+    return parts;
   }
 }

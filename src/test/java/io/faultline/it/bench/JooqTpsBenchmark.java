@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -30,9 +31,9 @@ import org.jooq.impl.DefaultTransactionProvider;
  * Transactions per second against the real PostgreSQL, the bare {@link DefaultTransactionProvider}
  * against {@link GuardedTransactionProvider} (with a statement and a lock timeout, so it has
  * something to set), a flat workload (read a row, update it) and a nested one (the update in a
- * nested transaction: a savepoint of the application's own), on 1 and 8 threads, interleaved. Each
- * run warms up for a second, then resets {@code pg_stat_statements} and counts every statement the
- * server executed per committed transaction.
+ * nested transaction: a savepoint of the application's own), on 1 and 8 threads, interleaved (the
+ * pair's order alternating from round to round). Each run warms up for a second, then resets {@code
+ * pg_stat_statements} and counts every statement the server executed per committed transaction.
  */
 final class JooqTpsBenchmark {
 
@@ -81,7 +82,10 @@ final class JooqTpsBenchmark {
       for (int round = 0; round < settings.jooqRounds(); round++) {
         for (String workload : List.of("flat", "nested")) {
           for (int threads : new int[] {1, 8}) {
-            for (String provider : List.of(BARE, GUARDED)) {
+            // Alternate which provider goes first: the table's dead tuples and the machine's
+            // other load drift within a round, and a fixed order would hand that drift to one.
+            List<String> order = round % 2 == 0 ? List.of(BARE, GUARDED) : List.of(GUARDED, BARE);
+            for (String provider : order) {
               Key key = new Key(workload, threads, provider);
               Run run = measure(pool, key);
               System.out.printf("bench: jooq round %d %s: %s%n", round + 1, key, run);
@@ -97,6 +101,35 @@ final class JooqTpsBenchmark {
       }
     }
     return runs;
+  }
+
+  /**
+   * Prints, per workload and thread count, the median TPS of each provider and the guarded ÷ bare
+   * ratio of every round with their median (what the report's table shows).
+   */
+  static void printSummary(Map<Key, List<Run>> runs) {
+    for (String workload : List.of("flat", "nested")) {
+      for (int threads : new int[] {1, 8}) {
+        List<Run> bare = runs.get(new Key(workload, threads, BARE));
+        List<Run> guarded = runs.get(new Key(workload, threads, GUARDED));
+        double[] ratios = new double[bare.size()];
+        StringBuilder perRound = new StringBuilder();
+        for (int r = 0; r < ratios.length; r++) {
+          ratios[r] = guarded.get(r).tps() / bare.get(r).tps();
+          perRound.append(String.format(Locale.ROOT, " %.3f", ratios[r]));
+        }
+        System.out.printf(
+            Locale.ROOT,
+            "bench: jooq %s %d thread(s): bare %.0f TPS, guarded %.0f TPS (medians);"
+                + " guarded/bare per round%s; median %.3f%n",
+            workload,
+            threads,
+            Stats.median(bare.stream().mapToDouble(Run::tps).toArray()),
+            Stats.median(guarded.stream().mapToDouble(Run::tps).toArray()),
+            perRound,
+            Stats.median(ratios));
+      }
+    }
   }
 
   private Run measure(HikariDataSource pool, Key key) throws Exception {

@@ -18,9 +18,22 @@ public final class RowLockSql {
       return false;
     }
     // Cheap pre-check: almost every statement lacks "for" altogether.
-    if (sql.indexOf('f') < 0 && sql.indexOf('F') < 0) {
+    if (!containsFor(sql)) {
       return false;
     }
     return LOCKING_CLAUSE.matcher(sql).find();
+  }
+
+  /** Whether {@code sql} contains "for" in any (ASCII) case, as the pattern needs. */
+  private static boolean containsFor(String sql) {
+    for (int i = 0, end = sql.length() - 2; i < end; i++) {
+      char c = sql.charAt(i);
+      if ((c == 'f' || c == 'F')
+          && (sql.charAt(i + 1) | 0x20) == 'o'
+          && (sql.charAt(i + 2) | 0x20) == 'r') {
+        return true;
+      }
+    }
+    return false;
   }
 }

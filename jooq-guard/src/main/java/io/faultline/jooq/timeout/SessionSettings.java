@@ -21,7 +21,22 @@ import java.util.WeakHashMap;
 public final class SessionSettings {
 
   /** What was applied to one physical connection; null fields were never touched. */
-  private record Applied(Long statementMs, Long lockMs, Long idleMs) {}
+  private record Applied(Long statementMs, Long lockMs, Long idleMs) {
+
+    /** Whether this is what {@code settings} asks for: nothing to send (the steady state). */
+    boolean matches(TimeoutSettings settings) {
+      return same(statementMs, settings.statement())
+          && same(lockMs, settings.lock())
+          && same(idleMs, settings.idleInTransaction());
+    }
+
+    private static boolean same(Long applied, Duration wanted) {
+      long wantedMs = wanted.toMillis();
+      return wantedMs == 0 ? applied == null : applied != null && applied == wantedMs;
+    }
+  }
+
+  private static final Applied NOTHING = new Applied(null, null, null);
 
   private final Map<Connection, Applied> applied = new WeakHashMap<>();
 
@@ -32,9 +47,12 @@ public final class SessionSettings {
    */
   public String plan(Connection connection, TimeoutSettings settings, String local) {
     Connection physical = physical(connection);
-    StringBuilder sql = new StringBuilder();
     synchronized (applied) {
-      Applied before = applied.getOrDefault(physical, new Applied(null, null, null));
+      Applied before = applied.getOrDefault(physical, NOTHING);
+      if (before.matches(settings)) {
+        return local;
+      }
+      StringBuilder sql = new StringBuilder();
       Long statement = next(sql, "statement_timeout", before.statementMs(), settings.statement());
       Long lock = next(sql, "lock_timeout", before.lockMs(), settings.lock());
       Long idle =
@@ -47,9 +65,8 @@ public final class SessionSettings {
       if (!after.equals(before)) {
         applied.put(physical, after);
       }
+      return sql.append(local).toString();
     }
-    sql.append(local);
-    return sql.toString();
   }
 
   /**
