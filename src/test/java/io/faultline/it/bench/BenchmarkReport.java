@@ -188,7 +188,10 @@ final class BenchmarkReport {
             + " records per request), `trackerWithNanoTime` the bookkeeping with the advice's six"
             + " `System.nanoTime()` reads. `TcpInfoSampleBenchmark` (core): one"
             + " `getsockopt(TCP_INFO)` through JNA on a connected loopback socket's descriptor,"
-            + " decoded. Average time, 1 fork, ± the 99.9 % confidence half-width.\n\n");
+            + " decoded. `GuardOverheadBenchmark` (jooq-guard): one jOOQ transaction (a SELECT and an"
+            + " UPDATE) over jOOQ's `MockConnection`, so only the client side's CPU is measured —"
+            + " `DefaultTransactionProvider` bare against the guarded provider, flat and with one"
+            + " nested level. Average time, 1 fork, ± the 99.9 % confidence half-width.\n\n");
     b.append("| benchmark | ns/op | ± |\n|---|---|---|\n");
     for (Map.Entry<String, JmhResults.Score> e : m.jmh().entrySet()) {
       b.append(
