@@ -46,6 +46,9 @@ class BenchmarkSuiteTest {
         JooqTpsBenchmark jooqBench = new JooqTpsBenchmark(postgres, settings);
         JooqTpsBenchmark.printSummary(jooqBench.run());
       }
+      if (only.contains("memory")) {
+        new ConnectionMemoryBenchmark(kafka, settings).run(); // prints its results
+      }
       return;
     }
 
@@ -92,10 +95,10 @@ class BenchmarkSuiteTest {
               + unknown
               + "; use a comma-separated list of startup, clients, jooq, memory");
     }
-    if (!parts.isEmpty() && !parts.equals(Set.of("jooq"))) {
+    if (!Set.of("jooq", "memory").containsAll(parts)) {
       throw new IllegalArgumentException(
-          "-Dfaultline.bench.only: only jooq can run alone so far; leave the property out to run"
-              + " every part");
+          "-Dfaultline.bench.only: only jooq and memory can run alone so far; leave the property"
+              + " out to run every part");
     }
     return parts;
   }

@@ -6,6 +6,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,7 +69,7 @@ final class ConnectionMemoryBenchmark {
       if (heap < 0) {
         throw new IllegalStateException("the child ended before it was ready: " + command);
       }
-      long[] faultline = faultlineHistogram(p.pid());
+      long[] faultline = faultlineHistogram(p.pid(), label);
       p.getOutputStream().close();
       if (!p.waitFor(120, TimeUnit.SECONDS)) {
         p.destroyForcibly();
@@ -82,7 +83,8 @@ final class ConnectionMemoryBenchmark {
   }
 
   /** {instances, bytes} of classes named io.faultline.* in the child's live heap. */
-  private static long[] faultlineHistogram(long pid) throws IOException, InterruptedException {
+  private static long[] faultlineHistogram(long pid, String label)
+      throws IOException, InterruptedException {
     Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
     Process j =
         new ProcessBuilder(jcmd.toString(), Long.toString(pid), "GC.class_histogram")
@@ -90,6 +92,12 @@ final class ConnectionMemoryBenchmark {
             .start();
     String text = new String(j.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     j.waitFor(60, TimeUnit.SECONDS);
+    // Kept whole, to compare the variants class by class (what the agent's heap is made of).
+    Path saved =
+        Path.of(
+            "target", "benchmarks", "memory-histogram-" + label.replaceAll("\\W+", "-") + ".txt");
+    Files.createDirectories(saved.getParent());
+    Files.writeString(saved, text);
     long instances = 0;
     long bytes = 0;
     for (String line : text.split("\n")) {

@@ -28,48 +28,71 @@ public final class PhaseHistogram {
   static final int BUCKETS = (MAX_EXPONENT - MIN_EXPONENT) * SUB_BUCKETS + 2;
 
   private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+  private static final VarHandle CHUNK_REFS = MethodHandles.arrayElementVarHandle(long[][].class);
 
-  // [0] count, [1] sum, [2] max, then the buckets: one array, one bounds check region.
+  // [0] count, [1] sum, [2] max.
   private static final int COUNT = 0;
   private static final int SUM = 1;
   private static final int MAX = 2;
-  private static final int FIRST_BUCKET = 3;
 
-  private final long[] cells = new long[FIRST_BUCKET + BUCKETS];
+  // Buckets live in chunks of eight (one power of two), allocated on first use: most histograms
+  // see a few powers of two only (a client's metadata requests, one API's phases), and an agent
+  // with 1,000 clients holds tens of thousands of them — 2 KB each when they were one array.
+  private static final int CHUNK_BITS = 3;
+  private static final int CHUNK = 1 << CHUNK_BITS;
+  private static final int CHUNKS = (BUCKETS + CHUNK - 1) / CHUNK;
+
+  private final long[] totals = new long[3];
+  private final long[][] chunks = new long[CHUNKS][];
 
   /** Records one duration; negative values count as zero. Call from one thread at a time. */
   public void record(long nanos) {
     long v = Math.max(0, nanos);
-    long[] c = cells;
-    int b = FIRST_BUCKET + bucket(v);
-    LONGS.setOpaque(c, b, c[b] + 1);
-    LONGS.setOpaque(c, SUM, c[SUM] + v);
-    if (v > c[MAX]) {
-      LONGS.setOpaque(c, MAX, v);
+    int b = bucket(v);
+    long[] chunk = chunks[b >>> CHUNK_BITS];
+    if (chunk == null) {
+      chunk = new long[CHUNK];
+      CHUNK_REFS.setRelease(chunks, b >>> CHUNK_BITS, chunk); // readers see it zeroed
     }
-    LONGS.setOpaque(c, COUNT, c[COUNT] + 1);
+    int slot = b & (CHUNK - 1);
+    LONGS.setOpaque(chunk, slot, chunk[slot] + 1);
+    long[] t = totals;
+    LONGS.setOpaque(t, SUM, t[SUM] + v);
+    if (v > t[MAX]) {
+      LONGS.setOpaque(t, MAX, v);
+    }
+    LONGS.setOpaque(t, COUNT, t[COUNT] + 1);
   }
 
   /** Values recorded so far. */
   public long count() {
-    return (long) LONGS.getOpaque(cells, COUNT);
+    return (long) LONGS.getOpaque(totals, COUNT);
   }
 
   /** Their sum, nanoseconds. */
   public long sumNanos() {
-    return (long) LONGS.getOpaque(cells, SUM);
+    return (long) LONGS.getOpaque(totals, SUM);
   }
 
   /** A consistent-enough copy for percentiles. */
   public Snapshot snapshot() {
     long[] buckets = new long[BUCKETS];
-    for (int i = 0; i < BUCKETS; i++) {
-      buckets[i] = (long) LONGS.getOpaque(cells, FIRST_BUCKET + i);
+    for (int c = 0; c < CHUNKS; c++) {
+      long[] chunk = (long[]) CHUNK_REFS.getAcquire(chunks, c);
+      if (chunk == null) {
+        continue;
+      }
+      for (int slot = 0; slot < CHUNK; slot++) {
+        int i = (c << CHUNK_BITS) + slot;
+        if (i < BUCKETS) {
+          buckets[i] = (long) LONGS.getOpaque(chunk, slot);
+        }
+      }
     }
     return new Snapshot(
-        (long) LONGS.getOpaque(cells, COUNT),
-        (long) LONGS.getOpaque(cells, SUM),
-        (long) LONGS.getOpaque(cells, MAX),
+        (long) LONGS.getOpaque(totals, COUNT),
+        (long) LONGS.getOpaque(totals, SUM),
+        (long) LONGS.getOpaque(totals, MAX),
         buckets);
   }
 
