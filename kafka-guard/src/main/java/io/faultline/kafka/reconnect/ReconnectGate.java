@@ -29,8 +29,8 @@ import java.util.function.DoubleSupplier;
  *       whole JVM in a GC pause, was not running) is spread again over {@code U(0, lateness)}:
  *       otherwise every client of a JVM whose due time fell into one pause would connect in the
  *       same instant after it (seen in the storm lab: 40 reconnects within 100 ms after a 600 ms
- *       pause of a JVM holding 250 clients). The admission still comes within {@code window + 1 s}
- *       of the first want, or at once.
+ *       pause of a JVM holding 250 clients). Once per want, and only while the admission still
+ *       comes within {@code window + 1 s} of the first want; otherwise it goes ahead at once.
  * </ul>
  *
  * <p>Optional start-up jitter delays the very first connection of a new client (a Kafka Connect
@@ -53,6 +53,7 @@ public final class ReconnectGate {
     Status status = Status.NEW;
     boolean drawn;
     boolean deferredCounted;
+    boolean spreadAgain;
     long wantSince;
     long dueAt;
     long lastWant;
@@ -135,6 +136,7 @@ public final class ReconnectGate {
     if (!node.drawn || nowNanos - node.lastWant > staleAfter) {
       node.drawn = true;
       node.deferredCounted = false;
+      node.spreadAgain = false;
       node.wantSince = nowNanos;
       node.dueAt = nowNanos + draw(settings.windowNanos());
     }
@@ -147,7 +149,10 @@ public final class ReconnectGate {
       return node.dueAt - nowNanos;
     }
     long late = nowNanos - node.dueAt;
-    if (late >= LATE_NANOS) {
+    // Once per want: a client that is always late (an application polling its consumer every few
+    // hundred milliseconds) would otherwise be pushed to the bound.
+    if (late >= LATE_NANOS && !node.spreadAgain) {
+      node.spreadAgain = true;
       long again = draw(Math.min(late, settings.windowNanos()));
       long bound = node.wantSince + settings.windowNanos() + RESPREAD_BOUND_EXTRA_NANOS;
       if (again > 0 && nowNanos + again <= bound) {

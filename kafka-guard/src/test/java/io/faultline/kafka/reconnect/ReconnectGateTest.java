@@ -175,6 +175,16 @@ class ReconnectGateTest {
   }
 
   @Test
+  void aClientLateAgainIsNotSpreadASecondTime() {
+    // An application that polls its consumer every 400 ms is late at every due time.
+    ReconnectGate gate = connectedThenLost(window(Duration.ofSeconds(3)), 0.5, null);
+    long want = 20 * SECOND;
+    gate.admit("2", want); // due at +1.5 s
+    assertThat(gate.admit("2", want + 1_800 * MS)).isEqualTo(150 * MS); // spread once
+    assertThat(gate.admit("2", want + 2_200 * MS)).isZero(); // late again: goes ahead
+  }
+
+  @Test
   void aSlightlyLateAskGoesAhead() {
     ReconnectGate gate = connectedThenLost(window(Duration.ofSeconds(3)), 0.5, null);
     long want = 20 * SECOND;
