@@ -77,8 +77,11 @@ public record CallSite(String className, String methodName, String fileName, int
     }
   }
 
-  /** A frame by method and bytecode index: the same index in the same method is the same line. */
-  private record FrameKey(String methodName, int bytecodeIndex) {}
+  /**
+   * A frame by method (name and descriptor, so overloads differ) and bytecode index: the same index
+   * in the same method is the same line.
+   */
+  private record FrameKey(String methodName, String descriptor, int bytecodeIndex) {}
 
   private static boolean mayRetainClasses() {
     try {
@@ -118,7 +121,7 @@ public record CallSite(String className, String methodName, String fileName, int
   }
 
   private static CallSite cached(FrameClass info, StackWalker.StackFrame f) {
-    FrameKey key = new FrameKey(f.getMethodName(), f.getByteCodeIndex());
+    FrameKey key = new FrameKey(f.getMethodName(), f.getDescriptor(), f.getByteCodeIndex());
     CallSite site = info.sites.get(key);
     if (site == null) {
       site = resolve(f);
