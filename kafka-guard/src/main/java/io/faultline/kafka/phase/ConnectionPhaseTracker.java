@@ -18,7 +18,9 @@ package io.faultline.kafka.phase;
  *
  * <p>Not thread-safe, by design: every method is called on the thread that drives the client's
  * {@code NetworkClient}/{@code Selector}, which Kafka already confines to one thread at a time.
- * Fixed-size primitive arrays; no allocation per request. Never throws on out-of-order input: an
+ * Primitive arrays, eight slots at first and doubled when more requests are in flight (up to
+ * {@value #CAPACITY}): an agent tracks thousands of connections and most never have more than a few
+ * requests in flight. No allocation per request once grown. Never throws on out-of-order input: an
  * event that matches nothing is counted in {@link #unmatchedEvents()} and ignored.
  */
 public final class ConnectionPhaseTracker {
@@ -29,24 +31,25 @@ public final class ConnectionPhaseTracker {
   /** What Linux's {@code tcpi_bytes_acked} counts before the first data byte: the SYN. */
   public static final long SYN_OCTETS = 1;
 
-  private static final int MASK = CAPACITY - 1;
+  private static final int INITIAL_CAPACITY = 8;
   private static final long UNSET = Long.MIN_VALUE;
 
   private final PhaseRecorder recorder;
   private boolean deliveryObservable;
 
-  private final int[] correlationId = new int[CAPACITY];
-  private final short[] apiKey = new short[CAPACITY];
-  private final boolean[] expectResponse = new boolean[CAPACITY];
-  private final boolean[] finished = new boolean[CAPACITY];
-  private final long[] created = new long[CAPACITY];
-  private final long[] firstWrite = new long[CAPACITY];
-  private final long[] lastWrite = new long[CAPACITY];
-  private final long[] acked = new long[CAPACITY];
-  private final long[] responseStart = new long[CAPACITY];
-  private final long[] streamEnd = new long[CAPACITY];
+  private int mask = INITIAL_CAPACITY - 1;
+  private int[] correlationId = new int[INITIAL_CAPACITY];
+  private short[] apiKey = new short[INITIAL_CAPACITY];
+  private boolean[] expectResponse = new boolean[INITIAL_CAPACITY];
+  private boolean[] finished = new boolean[INITIAL_CAPACITY];
+  private long[] created = new long[INITIAL_CAPACITY];
+  private long[] firstWrite = new long[INITIAL_CAPACITY];
+  private long[] lastWrite = new long[INITIAL_CAPACITY];
+  private long[] acked = new long[INITIAL_CAPACITY];
+  private long[] responseStart = new long[INITIAL_CAPACITY];
+  private long[] streamEnd = new long[INITIAL_CAPACITY];
 
-  // Sequence numbers; a request's slot is its sequence & MASK.
+  // Sequence numbers; a request's slot is its sequence & mask.
   private long head; // oldest request not finished
   private long sending; // the request whose bytes are being written
   private long delivering; // oldest sent request not yet known to be acknowledged
@@ -78,12 +81,16 @@ public final class ConnectionPhaseTracker {
    * @param nowNanos {@link System#nanoTime()}
    */
   public void requestCreated(int correlation, short api, boolean responseExpected, long nowNanos) {
-    if (tail - head == CAPACITY) {
-      // More in flight than any sane max.in.flight: start over rather than mismatch.
-      dropped += tail - head;
-      head = sending = delivering = responding = tail;
+    if (tail - head > mask) {
+      if (mask + 1 < CAPACITY) {
+        grow();
+      } else {
+        // More in flight than any sane max.in.flight: start over rather than mismatch.
+        dropped += tail - head;
+        head = sending = delivering = responding = tail;
+      }
     }
-    int i = (int) (tail & MASK);
+    int i = (int) (tail & mask);
     correlationId[i] = correlation;
     apiKey[i] = api;
     expectResponse[i] = responseExpected;
@@ -105,7 +112,7 @@ public final class ConnectionPhaseTracker {
       unmatched++;
       return;
     }
-    int i = (int) (sending & MASK);
+    int i = (int) (sending & mask);
     if (firstWrite[i] == UNSET) {
       firstWrite[i] = nowNanos;
     }
@@ -123,7 +130,7 @@ public final class ConnectionPhaseTracker {
       unmatched++;
       return;
     }
-    int i = (int) (sending & MASK);
+    int i = (int) (sending & mask);
     if (firstWrite[i] == UNSET) {
       firstWrite[i] = nowNanos;
     }
@@ -154,7 +161,7 @@ public final class ConnectionPhaseTracker {
    */
   public void tcpSample(long bytesAcked, long nowNanos) {
     while (delivering < sending) {
-      int i = (int) (delivering & MASK);
+      int i = (int) (delivering & mask);
       if (streamEnd[i] > bytesAcked) {
         return;
       }
@@ -176,7 +183,7 @@ public final class ConnectionPhaseTracker {
       unmatched++;
       return;
     }
-    int i = (int) (r & MASK);
+    int i = (int) (r & mask);
     if (responseStart[i] == UNSET) {
       responseStart[i] = nowNanos;
     }
@@ -201,10 +208,10 @@ public final class ConnectionPhaseTracker {
       unmatched++;
       return -1;
     }
-    if (correlation != -1 && correlationId[(int) (r & MASK)] != correlation) {
+    if (correlation != -1 && correlationId[(int) (r & mask)] != correlation) {
       long found = -1;
       for (long s = r + 1; s < sending; s++) {
-        int j = (int) (s & MASK);
+        int j = (int) (s & mask);
         if (!finished[j] && expectResponse[j] && correlationId[j] == correlation) {
           found = s;
           break;
@@ -215,7 +222,7 @@ public final class ConnectionPhaseTracker {
         return -1;
       }
       for (long s = r; s < found; s++) {
-        int j = (int) (s & MASK);
+        int j = (int) (s & mask);
         if (!finished[j]) {
           finished[j] = true;
           dropped++;
@@ -223,7 +230,7 @@ public final class ConnectionPhaseTracker {
       }
       r = found;
     }
-    int i = (int) (r & MASK);
+    int i = (int) (r & mask);
     long start = responseStart[i] == UNSET ? nowNanos : responseStart[i];
     long sent = lastWrite[i];
     long delivered = acked[i];
@@ -274,9 +281,55 @@ public final class ConnectionPhaseTracker {
     return dropped;
   }
 
+  /** Doubles the ring, keeping every request in flight at its sequence number's new slot. */
+  private void grow() {
+    int capacity = (mask + 1) * 2;
+    int newMask = capacity - 1;
+    int[] correlationId2 = new int[capacity];
+    short[] apiKey2 = new short[capacity];
+    boolean[] expectResponse2 = new boolean[capacity];
+    boolean[] finished2 = new boolean[capacity];
+    long[] created2 = new long[capacity];
+    long[] firstWrite2 = new long[capacity];
+    long[] lastWrite2 = new long[capacity];
+    long[] acked2 = new long[capacity];
+    long[] responseStart2 = new long[capacity];
+    long[] streamEnd2 = new long[capacity];
+    for (long seq = head; seq < tail; seq++) {
+      int from = (int) (seq & mask);
+      int to = (int) (seq & newMask);
+      correlationId2[to] = correlationId[from];
+      apiKey2[to] = apiKey[from];
+      expectResponse2[to] = expectResponse[from];
+      finished2[to] = finished[from];
+      created2[to] = created[from];
+      firstWrite2[to] = firstWrite[from];
+      lastWrite2[to] = lastWrite[from];
+      acked2[to] = acked[from];
+      responseStart2[to] = responseStart[from];
+      streamEnd2[to] = streamEnd[from];
+    }
+    correlationId = correlationId2;
+    apiKey = apiKey2;
+    expectResponse = expectResponse2;
+    finished = finished2;
+    created = created2;
+    firstWrite = firstWrite2;
+    lastWrite = lastWrite2;
+    acked = acked2;
+    responseStart = responseStart2;
+    streamEnd = streamEnd2;
+    mask = newMask;
+  }
+
+  /** The slots allocated now (grows with the requests in flight, up to {@link #CAPACITY}). */
+  int capacity() {
+    return mask + 1;
+  }
+
   private long nextResponding() {
     while (responding < sending) {
-      int i = (int) (responding & MASK);
+      int i = (int) (responding & mask);
       if (expectResponse[i] && !finished[i]) {
         return responding;
       }
@@ -286,7 +339,7 @@ public final class ConnectionPhaseTracker {
   }
 
   private void advanceHead() {
-    while (head < sending && finished[(int) (head & MASK)]) {
+    while (head < sending && finished[(int) (head & mask)]) {
       head++;
     }
     if (delivering < head) {

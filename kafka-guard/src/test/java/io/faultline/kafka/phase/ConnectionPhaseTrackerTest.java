@@ -189,4 +189,44 @@ class ConnectionPhaseTrackerTest {
     assertThat(tracker.unmatchedEvents()).isZero();
     assertThat(tracker.droppedRequests()).isZero();
   }
+
+  @Test
+  void growsWhenMoreRequestsAreInFlightAndKeepsMatchingAcrossTheWrap() {
+    var tracker = new ConnectionPhaseTracker(recorder, true);
+    assertThat(tracker.capacity()).isEqualTo(8);
+    long t = 0;
+    // Five in flight first, three answered: the ring's head sits mid-array when it grows.
+    for (int i = 0; i < 5; i++) {
+      tracker.requestCreated(i, (short) 0, true, t++);
+      tracker.sendCompleted(10, t++);
+    }
+    for (int i = 0; i < 3; i++) {
+      tracker.responseStarted(t++);
+      tracker.responseCompleted(i, t++);
+    }
+    // Then 20 more, some sent: 22 in flight, so 8 → 16 → 32 slots.
+    for (int i = 5; i < 25; i++) {
+      tracker.requestCreated(i, (short) 1, true, t++);
+      if (i < 15) {
+        tracker.sendCompleted(10, t++);
+      }
+    }
+    assertThat(tracker.capacity()).isEqualTo(32);
+    assertThat(tracker.inFlight()).isEqualTo(22);
+    tracker.tcpSample(1 + 15 * 10, t++); // every sent one delivered
+    for (int i = 15; i < 25; i++) {
+      tracker.sendCompleted(10, t++);
+    }
+    tracker.tcpSample(1 + 25 * 10, t++);
+    for (int i = 3; i < 25; i++) {
+      tracker.responseStarted(t++);
+      assertThat(tracker.responseCompleted(i, t++)).isPositive();
+    }
+    assertThat(recorded).hasSize(25);
+    assertThat(recorded.subList(3, 25)).allSatisfy(r -> assertThat(r.delivery()).isPositive());
+    assertThat(recorded.subList(5, 25)).allSatisfy(r -> assertThat(r.api()).isEqualTo((short) 1));
+    assertThat(tracker.unmatchedEvents()).isZero();
+    assertThat(tracker.droppedRequests()).isZero();
+    assertThat(tracker.inFlight()).isZero();
+  }
 }
