@@ -7,7 +7,7 @@ import java.util.List;
 /** The meters kafka-guard registers. */
 public final class KafkaMeters implements MeterCatalog {
 
-  private static final List<String> CONNECTION_TAGS = List.of("client.id", "node.id");
+  private static final List<String> CONNECTION_TAGS = List.of("client.type", "node.id");
 
   /** One phase of a request. */
   public static final MeterDoc REQUEST_PHASE =
@@ -15,10 +15,11 @@ public final class KafkaMeters implements MeterCatalog {
           "faultline.kafka.request.phase",
           MeterDoc.Type.TIMER,
           "seconds",
-          List.of("client.type", "client.id", "node.id", "api", "phase"),
+          List.of("client.type", "node.id", "api", "phase"),
           "Time a request spent in one phase: queue, transmit, delivery, response, receive;"
               + " response_incl_delivery where the kernel could not tell when the broker had the"
-              + " request.",
+              + " request. All clients of a type together; client.id is a tag too with"
+              + " kafka.meters.client-id=true.",
           KafkaConfigKeys.PHASES_FEATURE);
 
   /** Client latency minus what the broker could see. */
@@ -27,9 +28,9 @@ public final class KafkaMeters implements MeterCatalog {
           "faultline.kafka.request.gap",
           MeterDoc.Type.TIMER,
           "seconds",
-          List.of("client.type", "client.id", "node.id", "api"),
+          List.of("client.type", "node.id", "api"),
           "Client-observed request latency minus the broker-side estimate (the response phase):"
-              + " the time broker metrics cannot see.",
+              + " the time broker metrics cannot see. Tagged like the phase timer.",
           KafkaConfigKeys.PHASES_FEATURE);
 
   /** Whether window scaling was negotiated. */
@@ -37,66 +38,76 @@ public final class KafkaMeters implements MeterCatalog {
       connection(
           "faultline.kafka.connection.window_scaling",
           "boolean",
-          "1 when the broker connection negotiated TCP window scaling, 0 when not.");
+          "1 when every connection to the broker negotiated TCP window scaling, 0 when one did not.");
 
   /** Smoothed RTT. */
   public static final MeterDoc CONNECTION_RTT =
       connection(
-          "faultline.kafka.connection.rtt", "seconds", "Smoothed round-trip time to the broker.");
+          "faultline.kafka.connection.rtt",
+          "seconds",
+          "Smoothed round-trip time to the broker: the longest of the connections.");
 
   /** The peer's window. */
   public static final MeterDoc CONNECTION_SND_WND =
       connection(
           "faultline.kafka.connection.snd_wnd",
           "bytes",
-          "The window the broker advertises (scaled), bytes; kernel 5.4+.");
+          "The window the broker advertises (scaled), bytes: the smallest of the connections;"
+              + " kernel 5.4+.");
 
   /** This side's window. */
   public static final MeterDoc CONNECTION_RCV_WND =
       connection(
           "faultline.kafka.connection.rcv_wnd",
           "bytes",
-          "The window this client advertises to the broker, bytes; kernel 6.2+.");
+          "The window this client advertises to the broker, bytes: the smallest of the"
+              + " connections; kernel 6.2+.");
 
   /** Congestion window. */
   public static final MeterDoc CONNECTION_CWND =
       connection(
-          "faultline.kafka.connection.cwnd", "bytes", "Congestion window (segments × MSS), bytes.");
+          "faultline.kafka.connection.cwnd",
+          "bytes",
+          "Congestion window (segments × MSS), bytes: the smallest of the connections.");
 
   /** Retransmitted segments. */
   public static final MeterDoc CONNECTION_RETRANSMITS =
       connection(
           "faultline.kafka.connection.retransmits",
           "segments",
-          "Segments retransmitted over the connection's life.");
+          "Segments retransmitted, added up over the open connections' lives.");
 
   /** Delivery rate. */
   public static final MeterDoc CONNECTION_DELIVERY_RATE =
       connection(
           "faultline.kafka.connection.delivery_rate",
           "bytes",
-          "The kernel's most recent delivery-rate estimate, bytes per second.");
+          "The kernel's most recent delivery-rate estimate, bytes per second: the lowest of the"
+              + " connections.");
 
   /** The window / RTT ceiling. */
   public static final MeterDoc CONNECTION_CEILING =
       connection(
           "faultline.kafka.connection.throughput_ceiling",
           "bytes",
-          "The most the connection can carry per second whatever the link: peer window / RTT.");
+          "The most a connection can carry per second whatever the link, peer window / RTT: the"
+              + " lowest of the connections.");
 
   /** Share of busy time limited by the peer's receive window. */
   public static final MeterDoc CONNECTION_RWND_LIMITED =
       connection(
           "faultline.kafka.connection.rwnd_limited",
           "ratio",
-          "Share of the time with data in flight that was limited by the broker's receive window.");
+          "Share of the time with data in flight that was limited by the broker's receive window:"
+              + " the highest of the connections.");
 
   /** Share of busy time limited by this side's send buffer. */
   public static final MeterDoc CONNECTION_SNDBUF_LIMITED =
       connection(
           "faultline.kafka.connection.sndbuf_limited",
           "ratio",
-          "Share of the time with data in flight that was limited by this client's send buffer.");
+          "Share of the time with data in flight that was limited by this client's send buffer:"
+              + " the highest of the connections.");
 
   /** Reconnect delay the gate imposed. */
   public static final MeterDoc STAGGER_DELAY =

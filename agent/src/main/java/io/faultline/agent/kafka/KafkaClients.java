@@ -6,11 +6,13 @@ import io.faultline.core.config.FaultlineConfig;
 import io.faultline.core.net.TcpInfoReader;
 import io.faultline.kafka.ClientType;
 import io.faultline.kafka.KafkaConfigKeys;
+import io.faultline.kafka.KafkaMeterTags;
 import io.faultline.kafka.connection.BrokerConnection;
 import io.faultline.kafka.connection.ConnectionMonitor;
 import io.faultline.kafka.connection.RecycleMode;
 import io.faultline.kafka.connection.Recycler;
 import io.faultline.kafka.phase.ClientPhases;
+import io.faultline.kafka.phase.PhaseMeters;
 import io.faultline.kafka.phase.TransmitBoundDetector;
 import io.faultline.kafka.reconnect.ConnectAdmission;
 import io.faultline.kafka.reconnect.MeteredGateListener;
@@ -58,6 +60,7 @@ public final class KafkaClients {
   private final ClientTimeoutConfigs timeoutConfigs = new ClientTimeoutConfigs();
   private final AtomicLong serials = new AtomicLong();
   private final ThreadLocal<KafkaClient> lastSeen = new ThreadLocal<>();
+  private final PhaseMeters phaseMeters;
 
   private KafkaClients(AgentRuntime runtime) {
     this.runtime = runtime;
@@ -69,6 +72,8 @@ public final class KafkaClients {
         new TransmitBoundDetector(config.get(KafkaConfigKeys.PHASES_TRANSMIT_BOUND_THRESHOLD), 3);
     this.admission =
         new ConnectAdmission(config.get(KafkaConfigKeys.STAGGER_MAX_CONNECTS_PER_SECOND));
+    KafkaMeterTags tagging = KafkaMeterTags.from(config);
+    this.phaseMeters = new PhaseMeters(runtime.meters(), tagging);
     this.tcpInfoReader = AgentTcpInfo.reader();
     this.deliveryObservable =
         tcpInfoReader.isSupported() && runtime.socketFdsUnavailable().isEmpty();
@@ -81,6 +86,7 @@ public final class KafkaClients {
                 ? null
                 : new Recycler(recyclePolicy, this::recycle),
             runtime.meters(),
+            tagging,
             System::nanoTime);
     Duration interval = config.get(KafkaConfigKeys.TCP_INTERVAL);
     if (config.isFeatureEnabled(KafkaConfigKeys.TCP_FEATURE)) {
@@ -185,7 +191,7 @@ public final class KafkaClients {
     ClientType type = ClientTypeDetector.of(selector, clientId);
     ClientPhases phases =
         phasesOn
-            ? new ClientPhases(runtime.meters(), type, clientId, deliveryObservable, transmitBound)
+            ? new ClientPhases(phaseMeters, type, clientId, deliveryObservable, transmitBound)
             : null;
     ReconnectGate gate = null;
     MeteredGateListener listener = null;

@@ -5,6 +5,7 @@ import io.faultline.core.finding.Findings;
 import io.faultline.core.net.Outcome;
 import io.faultline.kafka.ClientTags;
 import io.faultline.kafka.KafkaFindingTypes;
+import io.faultline.kafka.KafkaMeterTags;
 import io.faultline.kafka.KafkaMeters;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.lang.System.Logger.Level;
@@ -29,16 +30,17 @@ public final class ConnectionMonitor implements AutoCloseable {
 
   private static final System.Logger LOG = System.getLogger(ConnectionMonitor.class.getName());
 
-  private record Watched(BrokerConnection connection, ConnectionGauges gauges) {}
-
   private final Findings findings;
   private final Recycler recycler;
   private final MeterRegistry registry;
+  private final ConnectionMeters gauges;
   private final LongSupplier nanoClock;
-  private final Map<String, Watched> watched = new ConcurrentHashMap<>();
+  private final Map<String, BrokerConnection> watched = new ConcurrentHashMap<>();
   private ScheduledExecutorService scheduler;
 
   /**
+   * A monitor whose gauges are per client type and node ({@link KafkaMeterTags#DEFAULT}).
+   *
    * @param findings where findings go
    * @param recycler decides recycling; {@code null} for none
    * @param registry where the connection gauges go; {@code null} for none
@@ -46,9 +48,26 @@ public final class ConnectionMonitor implements AutoCloseable {
    */
   public ConnectionMonitor(
       Findings findings, Recycler recycler, MeterRegistry registry, LongSupplier nanoClock) {
+    this(findings, recycler, registry, KafkaMeterTags.DEFAULT, nanoClock);
+  }
+
+  /**
+   * @param findings where findings go
+   * @param recycler decides recycling; {@code null} for none
+   * @param registry where the connection gauges go; {@code null} for none
+   * @param tagging which tags the gauges carry
+   * @param nanoClock {@link System#nanoTime()} or a test clock
+   */
+  public ConnectionMonitor(
+      Findings findings,
+      Recycler recycler,
+      MeterRegistry registry,
+      KafkaMeterTags tagging,
+      LongSupplier nanoClock) {
     this.findings = findings;
     this.recycler = recycler;
     this.registry = registry;
+    this.gauges = registry == null ? null : new ConnectionMeters(registry, tagging);
     this.nanoClock = nanoClock == null ? System::nanoTime : nanoClock;
   }
 
@@ -57,14 +76,14 @@ public final class ConnectionMonitor implements AutoCloseable {
    * already under that key (the previous one, before a reconnect) is replaced.
    */
   public void add(String key, BrokerConnection connection) {
-    // Close the previous gauges first: the new ones have the same ids, and Micrometer would hand
-    // back the old gauges, bound to the old connection.
-    Watched previous = watched.remove(key);
-    if (previous != null && previous.gauges() != null) {
-      previous.gauges().close();
+    BrokerConnection previous = watched.put(key, connection);
+    // The new connection joins its gauges before the old one leaves: the gauges stay registered.
+    if (gauges != null && previous != connection) {
+      gauges.add(connection);
+      if (previous != null) {
+        gauges.remove(previous);
+      }
     }
-    ConnectionGauges gauges = registry == null ? null : new ConnectionGauges(registry, connection);
-    watched.put(key, new Watched(connection, gauges));
     if (recycler != null) {
       recycler.onReconnected(key);
     }
@@ -72,9 +91,9 @@ public final class ConnectionMonitor implements AutoCloseable {
 
   /** Stops watching {@code key}; its findings clear and its gauges go. */
   public void remove(String key) {
-    Watched w = watched.remove(key);
-    if (w != null && w.gauges() != null) {
-      w.gauges().close();
+    BrokerConnection c = watched.remove(key);
+    if (c != null && gauges != null) {
+      gauges.remove(c);
     }
     findings.replaceAll(source(key), List.of());
   }
@@ -88,29 +107,29 @@ public final class ConnectionMonitor implements AutoCloseable {
 
   /** Samples one connection now (a slow request, or the interval); returns its findings. */
   public List<Finding> sampleNow(String key) {
-    Watched w = watched.get(key);
-    if (w == null) {
+    BrokerConnection connection = watched.get(key);
+    if (connection == null) {
       return List.of();
     }
     try {
-      Outcome<TcpFacts> facts = w.connection().sample();
+      Outcome<TcpFacts> facts = connection.sample();
       if (!facts.isAvailable()) {
         return List.of(); // keep what was reported: one failed read says nothing new
       }
       TcpFacts f = facts.value().orElseThrow();
-      List<Finding> current = new ArrayList<>(ConnectionHealth.evaluate(w.connection(), f));
+      List<Finding> current = new ArrayList<>(ConnectionHealth.evaluate(connection, f));
       findings.replaceAll(source(key), current);
       // A bootstrap connection (negative node id) carries metadata only and is not reconnected
       // once closed: recycling it gains nothing and would hold the one-recycle-in-progress guard.
-      boolean bootstrap = w.connection().nodeId().startsWith("-");
+      boolean bootstrap = connection.nodeId().startsWith("-");
       Recycler.Decision decision =
           recycler == null || bootstrap
               ? Recycler.Decision.HEALTHY
               : recycler.onSample(key, f, nanoClock.getAsLong());
-      countRecycleDecision(w.connection(), decision);
+      countRecycleDecision(connection, decision);
       if (decision == Recycler.Decision.RECYCLED) {
         Finding recycled =
-            Finding.of(KafkaFindingTypes.KAFKA_CONNECTION_RECYCLED, w.connection().subject())
+            Finding.of(KafkaFindingTypes.KAFKA_CONNECTION_RECYCLED, connection.subject())
                 .message("Closed the connection so the client reconnects: " + f.describe())
                 .evidence("window_scaling", f.windowScaling())
                 .evidence("rtt_ms", f.rttMicros() / 1000.0)

@@ -2,7 +2,6 @@ package io.faultline.kafka.phase;
 
 import io.faultline.core.finding.Finding;
 import io.faultline.kafka.ClientType;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +37,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class ClientPhases implements AutoCloseable {
 
-  private final MeterRegistry registry;
+  private final PhaseMeters meters;
   private final ClientType clientType;
   private final String clientId;
   private final boolean deliveryObservable;
@@ -49,19 +48,20 @@ public final class ClientPhases implements AutoCloseable {
   private final Map<String, MeteredPhaseRecorder> recorders = new ConcurrentHashMap<>();
 
   /**
-   * @param registry where the phase meters go; {@code null} for none (the sums are still kept)
+   * @param meters the phase timers to add this client's histograms to; {@code null} for none (the
+   *     sums and percentiles are still kept)
    * @param clientType the client's kind
    * @param clientId its {@code client.id}
    * @param deliveryObservable whether TCP_INFO samples will come (Linux, descriptor known)
    * @param detector the {@code KAFKA_TRANSMIT_BOUND} rule
    */
   public ClientPhases(
-      MeterRegistry registry,
+      PhaseMeters meters,
       ClientType clientType,
       String clientId,
       boolean deliveryObservable,
       TransmitBoundDetector detector) {
-    this.registry = registry;
+    this.meters = meters;
     this.clientType = clientType;
     this.clientId = clientId == null ? "" : clientId;
     this.deliveryObservable = deliveryObservable;
@@ -74,7 +74,7 @@ public final class ClientPhases implements AutoCloseable {
     if (t == null) {
       NodePhaseStats sums = stats.computeIfAbsent(nodeId, k -> new NodePhaseStats());
       MeteredPhaseRecorder recorder =
-          new MeteredPhaseRecorder(registry, clientType, clientId, nodeId, sums);
+          new MeteredPhaseRecorder(meters, clientType, clientId, nodeId, sums);
       recorders.put(nodeId, recorder);
       t = new ConnectionPhaseTracker(recorder, deliveryObservable);
       trackers.put(nodeId, t);
@@ -160,7 +160,7 @@ public final class ClientPhases implements AutoCloseable {
     return out;
   }
 
-  /** Removes every meter this client registered. */
+  /** Takes this client's histograms out of the timers (their totals keep what it counted). */
   @Override
   public void close() {
     recorders.values().forEach(MeteredPhaseRecorder::close);

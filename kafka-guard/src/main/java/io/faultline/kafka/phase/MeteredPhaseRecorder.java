@@ -1,51 +1,68 @@
 package io.faultline.kafka.phase;
 
-import io.faultline.core.metrics.MeterDoc;
 import io.faultline.kafka.ClientTags;
 import io.faultline.kafka.ClientType;
 import io.faultline.kafka.KafkaMeters;
-import io.micrometer.core.instrument.FunctionTimer;
-import io.micrometer.core.instrument.Meter;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
-import java.util.ArrayList;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Records one client's requests to one broker node into {@link PhaseHistogram}s — one per API and
- * phase, plus the gap — and publishes them as the {@code faultline.kafka.request.phase} and {@code
- * faultline.kafka.request.gap} timers. The timers are {@link FunctionTimer}s that read the
- * histograms' count and sum at scrape time, so recording a request costs a few array writes instead
- * of six {@code Timer.record} calls. Histograms and timers are created on the first request of each
- * API. {@link #close()} removes every meter it registered.
+ * phase, plus the gap — and adds them to the {@code faultline.kafka.request.phase} and {@code
+ * faultline.kafka.request.gap} timers of {@link PhaseMeters}, which read the histograms' counts and
+ * sums at scrape time: recording a request costs a few array writes instead of six {@code
+ * Timer.record} calls. A histogram is created on its first value (a connection sees a few APIs, and
+ * each API either the delivery and response phases or the merged one), so an agent tracking
+ * thousands of connections holds only what they used. {@link #close()} takes the histograms out of
+ * the timers, whose totals keep what they counted.
+ *
+ * <p>{@link #record} is called by one thread at a time (the client's I/O thread); {@link
+ * #snapshots} and {@link #close} from any.
  */
 public final class MeteredPhaseRecorder implements PhaseRecorder, AutoCloseable {
 
   private static final Phase[] PHASES = Phase.values();
-  private static final int MAX_API = 256;
   private static final int QUEUE = Phase.QUEUE.ordinal();
   private static final int TRANSMIT = Phase.TRANSMIT.ordinal();
   private static final int DELIVERY = Phase.DELIVERY.ordinal();
   private static final int RESPONSE = Phase.RESPONSE.ordinal();
   private static final int RESPONSE_INCL_DELIVERY = Phase.RESPONSE_INCL_DELIVERY.ordinal();
   private static final int RECEIVE = Phase.RECEIVE.ordinal();
+  // The gap's histogram sits after the phases' in an API's arrays.
+  private static final int GAP = PHASES.length;
 
-  private final MeterRegistry registry;
+  private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(Object[].class);
+
+  /** One API's histograms and the timers they were added to, by phase ordinal, then the gap. */
+  private static final class ApiHistograms {
+    final short apiKey;
+    final PhaseHistogram[] histograms = new PhaseHistogram[GAP + 1];
+    final PhaseMeters.Timer[] timers = new PhaseMeters.Timer[GAP + 1];
+
+    ApiHistograms(short apiKey) {
+      this.apiKey = apiKey;
+    }
+  }
+
+  private static final ApiHistograms[] NO_APIS = new ApiHistograms[0];
+
+  private final PhaseMeters meters;
   private final Tags base;
   private final String nodeId;
-  // [api][phase ordinal], and [api] for the gap; written by the I/O thread, read by the page.
-  private final PhaseHistogram[][] phases = new PhaseHistogram[MAX_API][];
-  private final PhaseHistogram[] gaps = new PhaseHistogram[MAX_API];
-  private final List<Meter.Id> registered = new ArrayList<>();
+  // Copy-on-write (the writer appends; readers see a whole array); a connection uses a few APIs.
+  private volatile ApiHistograms[] apis = NO_APIS;
+  private ApiHistograms last;
+  private boolean closed;
   private final PhaseRecorder next;
 
   /**
    * A recorder for one client's connection to one node.
    *
-   * @param registry where the timers go, or {@code null} for histograms only
+   * @param meters the timers to add the histograms to, or {@code null} for histograms only
    * @param clientType the client's kind
    * @param clientId the client's {@code client.id} (sanitised and capped here)
    * @param nodeId the node id as Kafka's selector names it ({@code "1"}, {@code "-1"} for
@@ -54,22 +71,14 @@ public final class MeteredPhaseRecorder implements PhaseRecorder, AutoCloseable 
    *     {@code null}
    */
   public MeteredPhaseRecorder(
-      MeterRegistry registry,
+      PhaseMeters meters,
       ClientType clientType,
       String clientId,
       String nodeId,
       PhaseRecorder next) {
-    this.registry = registry;
-    String type = clientType == null ? ClientType.OTHER.tagValue() : clientType.tagValue();
+    this.meters = meters;
     this.nodeId = ClientTags.nodeId(nodeId);
-    this.base =
-        Tags.of(
-            "client.type",
-            type,
-            "client.id",
-            ClientTags.clientId(clientId),
-            "node.id",
-            this.nodeId);
+    this.base = meters == null ? Tags.empty() : meters.tagging().of(clientType, clientId, nodeId);
     this.next = next == null ? PhaseRecorder.NONE : next;
   }
 
@@ -81,59 +90,61 @@ public final class MeteredPhaseRecorder implements PhaseRecorder, AutoCloseable 
       long deliveryNanos,
       long responseNanos,
       long receiveNanos) {
-    int api = apiKey & (MAX_API - 1);
-    PhaseHistogram[] h = phases[api];
-    if (h == null) {
-      h = register(apiKey);
+    ApiHistograms a = last;
+    if (a == null || a.apiKey != apiKey) {
+      a = api(apiKey);
     }
-    h[QUEUE].record(queueNanos);
-    h[TRANSMIT].record(transmitNanos);
+    histogram(a, QUEUE).record(queueNanos);
+    histogram(a, TRANSMIT).record(transmitNanos);
     if (responseNanos >= 0) {
       if (deliveryNanos >= 0) {
-        h[DELIVERY].record(deliveryNanos);
-        h[RESPONSE].record(responseNanos);
+        histogram(a, DELIVERY).record(deliveryNanos);
+        histogram(a, RESPONSE).record(responseNanos);
       } else {
-        h[RESPONSE_INCL_DELIVERY].record(responseNanos);
+        histogram(a, RESPONSE_INCL_DELIVERY).record(responseNanos);
       }
-      h[RECEIVE].record(receiveNanos);
-      gaps[api].record(queueNanos + transmitNanos + Math.max(deliveryNanos, 0) + receiveNanos);
+      histogram(a, RECEIVE).record(receiveNanos);
+      histogram(a, GAP)
+          .record(queueNanos + transmitNanos + Math.max(deliveryNanos, 0) + receiveNanos);
     }
     next.record(apiKey, queueNanos, transmitNanos, deliveryNanos, responseNanos, receiveNanos);
   }
 
-  private PhaseHistogram[] register(short apiKey) {
-    int api = apiKey & (MAX_API - 1);
-    String apiName = ApiNames.of(apiKey);
-    PhaseHistogram[] h = new PhaseHistogram[PHASES.length];
-    for (Phase phase : PHASES) {
-      h[phase.ordinal()] = new PhaseHistogram();
-      publish(
-          KafkaMeters.REQUEST_PHASE,
-          base.and("api", apiName, "phase", phase.tagValue()),
-          h[phase.ordinal()]);
+  private ApiHistograms api(short apiKey) {
+    ApiHistograms[] all = apis;
+    for (ApiHistograms a : all) {
+      if (a.apiKey == apiKey) {
+        last = a;
+        return a;
+      }
     }
-    PhaseHistogram gap = new PhaseHistogram();
-    publish(KafkaMeters.REQUEST_GAP, base.and("api", apiName), gap);
-    gaps[api] = gap;
-    phases[api] = h; // last: a reader that sees it sees the gap too
-    return h;
+    ApiHistograms a = new ApiHistograms(apiKey);
+    ApiHistograms[] grown = Arrays.copyOf(all, all.length + 1);
+    grown[all.length] = a;
+    apis = grown;
+    last = a;
+    return a;
   }
 
-  private void publish(MeterDoc doc, Tags tags, PhaseHistogram histogram) {
-    if (registry == null) {
-      return;
+  private PhaseHistogram histogram(ApiHistograms a, int index) {
+    PhaseHistogram h = a.histograms[index];
+    return h != null ? h : create(a, index);
+  }
+
+  private synchronized PhaseHistogram create(ApiHistograms a, int index) {
+    PhaseHistogram h = new PhaseHistogram();
+    if (meters != null && !closed) {
+      String apiName = ApiNames.of(a.apiKey);
+      a.timers[index] =
+          index == GAP
+              ? meters.attach(KafkaMeters.REQUEST_GAP, base.and("api", apiName), h)
+              : meters.attach(
+                  KafkaMeters.REQUEST_PHASE,
+                  base.and("api", apiName, "phase", PHASES[index].tagValue()),
+                  h);
     }
-    FunctionTimer t =
-        FunctionTimer.builder(
-                doc.name(),
-                histogram,
-                PhaseHistogram::count,
-                PhaseHistogram::sumNanos,
-                TimeUnit.NANOSECONDS)
-            .description(doc.description())
-            .tags(tags)
-            .register(registry);
-    registered.add(t.getId());
+    SLOTS.setRelease(a.histograms, index, h); // readers see it whole
+    return h;
   }
 
   /** The node id tag value. */
@@ -147,32 +158,37 @@ public final class MeteredPhaseRecorder implements PhaseRecorder, AutoCloseable 
    */
   public Map<String, Map<Phase, PhaseHistogram.Snapshot>> snapshots() {
     Map<String, Map<Phase, PhaseHistogram.Snapshot>> out = new LinkedHashMap<>();
-    for (int api = 0; api < MAX_API; api++) {
-      PhaseHistogram[] h = phases[api];
-      if (h == null) {
-        continue;
-      }
+    ApiHistograms[] all = apis.clone();
+    Arrays.sort(all, (x, y) -> Short.compare(x.apiKey, y.apiKey));
+    for (ApiHistograms a : all) {
       Map<Phase, PhaseHistogram.Snapshot> byPhase = new LinkedHashMap<>();
       for (Phase phase : PHASES) {
-        PhaseHistogram.Snapshot s = h[phase.ordinal()].snapshot();
-        if (s.count() > 0) {
+        PhaseHistogram h = (PhaseHistogram) SLOTS.getAcquire(a.histograms, phase.ordinal());
+        PhaseHistogram.Snapshot s = h == null ? null : h.snapshot();
+        if (s != null && s.count() > 0) {
           byPhase.put(phase, s);
         }
       }
       if (!byPhase.isEmpty()) {
-        out.put(ApiNames.of((short) api), byPhase);
+        out.put(ApiNames.of(a.apiKey), byPhase);
       }
     }
     return out;
   }
 
   @Override
-  public void close() {
-    if (registry != null) {
-      for (Meter.Id id : registered) {
-        registry.remove(id);
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    for (ApiHistograms a : apis) {
+      for (int i = 0; i <= GAP; i++) {
+        if (a.timers[i] != null) {
+          a.timers[i].retire(a.histograms[i]);
+          a.timers[i] = null;
+        }
       }
     }
-    registered.clear();
   }
 }

@@ -28,71 +28,95 @@ public final class PhaseHistogram {
   static final int BUCKETS = (MAX_EXPONENT - MIN_EXPONENT) * SUB_BUCKETS + 2;
 
   private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
-  private static final VarHandle CHUNK_REFS = MethodHandles.arrayElementVarHandle(long[][].class);
+  private static final VarHandle WINDOW;
+  private static final VarHandle COUNT;
+  private static final VarHandle SUM;
+  private static final VarHandle MAX;
 
-  // [0] count, [1] sum, [2] max.
-  private static final int COUNT = 0;
-  private static final int SUM = 1;
-  private static final int MAX = 2;
+  static {
+    try {
+      MethodHandles.Lookup lookup = MethodHandles.lookup();
+      WINDOW = lookup.findVarHandle(PhaseHistogram.class, "window", long[].class);
+      COUNT = lookup.findVarHandle(PhaseHistogram.class, "count", long.class);
+      SUM = lookup.findVarHandle(PhaseHistogram.class, "sum", long.class);
+      MAX = lookup.findVarHandle(PhaseHistogram.class, "max", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
-  // Buckets live in chunks of eight (one power of two), allocated on first use: most histograms
-  // see a few powers of two only (a client's metadata requests, one API's phases), and an agent
-  // with 1,000 clients holds tens of thousands of them — 2 KB each when they were one array.
-  private static final int CHUNK_BITS = 3;
-  private static final int CHUNK = 1 << CHUNK_BITS;
-  private static final int CHUNKS = (BUCKETS + CHUNK - 1) / CHUNK;
+  // The counts live in one array covering only the buckets seen so far, widened a power of two
+  // (eight buckets) at a time: most histograms see a few powers of two (one API's phase on one
+  // connection), and an agent with 1,000 clients holds tens of thousands of them. [0] is the first
+  // bucket's index, [1..] the counts. Replaced whole when widened, so a reader sees a consistent
+  // window (at worst one that misses the latest values).
+  private static final int ALIGN = SUB_BUCKETS;
 
-  private final long[] totals = new long[3];
-  private final long[][] chunks = new long[CHUNKS][];
+  private long[] window;
+  private long count;
+  private long sum;
+  private long max;
 
   /** Records one duration; negative values count as zero. Call from one thread at a time. */
   public void record(long nanos) {
     long v = Math.max(0, nanos);
     int b = bucket(v);
-    long[] chunk = chunks[b >>> CHUNK_BITS];
-    if (chunk == null) {
-      chunk = new long[CHUNK];
-      CHUNK_REFS.setRelease(chunks, b >>> CHUNK_BITS, chunk); // readers see it zeroed
+    long[] w = window;
+    int slot;
+    if (w == null || (slot = b - (int) w[0] + 1) < 1 || slot >= w.length) {
+      w = widen(w, b);
+      slot = b - (int) w[0] + 1;
     }
-    int slot = b & (CHUNK - 1);
-    LONGS.setOpaque(chunk, slot, chunk[slot] + 1);
-    long[] t = totals;
-    LONGS.setOpaque(t, SUM, t[SUM] + v);
-    if (v > t[MAX]) {
-      LONGS.setOpaque(t, MAX, v);
+    LONGS.setOpaque(w, slot, w[slot] + 1);
+    SUM.setOpaque(this, sum + v);
+    if (v > max) {
+      MAX.setOpaque(this, v);
     }
-    LONGS.setOpaque(t, COUNT, t[COUNT] + 1);
+    COUNT.setOpaque(this, count + 1);
+  }
+
+  private long[] widen(long[] old, int bucket) {
+    int lo = bucket;
+    int hi = bucket + 1;
+    if (old != null) {
+      lo = Math.min(lo, (int) old[0]);
+      hi = Math.max(hi, (int) old[0] + old.length - 1);
+    }
+    lo = lo / ALIGN * ALIGN;
+    hi = Math.min(BUCKETS, (hi + ALIGN - 1) / ALIGN * ALIGN);
+    long[] w = new long[1 + hi - lo];
+    w[0] = lo;
+    if (old != null) {
+      System.arraycopy(old, 1, w, 1 + (int) old[0] - lo, old.length - 1);
+    }
+    WINDOW.setRelease(this, w); // readers see it filled
+    return w;
   }
 
   /** Values recorded so far. */
   public long count() {
-    return (long) LONGS.getOpaque(totals, COUNT);
+    return (long) COUNT.getOpaque(this);
   }
 
   /** Their sum, nanoseconds. */
   public long sumNanos() {
-    return (long) LONGS.getOpaque(totals, SUM);
+    return (long) SUM.getOpaque(this);
   }
 
   /** A consistent-enough copy for percentiles. */
   public Snapshot snapshot() {
     long[] buckets = new long[BUCKETS];
-    for (int c = 0; c < CHUNKS; c++) {
-      long[] chunk = (long[]) CHUNK_REFS.getAcquire(chunks, c);
-      if (chunk == null) {
-        continue;
-      }
-      for (int slot = 0; slot < CHUNK; slot++) {
-        int i = (c << CHUNK_BITS) + slot;
-        if (i < BUCKETS) {
-          buckets[i] = (long) LONGS.getOpaque(chunk, slot);
-        }
+    long[] w = (long[]) WINDOW.getAcquire(this);
+    if (w != null) {
+      int lo = (int) w[0];
+      for (int slot = 1; slot < w.length; slot++) {
+        buckets[lo + slot - 1] = (long) LONGS.getOpaque(w, slot);
       }
     }
     return new Snapshot(
-        (long) LONGS.getOpaque(totals, COUNT),
-        (long) LONGS.getOpaque(totals, SUM),
-        (long) LONGS.getOpaque(totals, MAX),
+        (long) COUNT.getOpaque(this),
+        (long) SUM.getOpaque(this),
+        (long) MAX.getOpaque(this),
         buckets);
   }
 

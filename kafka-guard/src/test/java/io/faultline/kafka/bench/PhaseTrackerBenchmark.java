@@ -1,9 +1,11 @@
 package io.faultline.kafka.bench;
 
 import io.faultline.kafka.ClientType;
+import io.faultline.kafka.KafkaMeterTags;
 import io.faultline.kafka.phase.ConnectionPhaseTracker;
 import io.faultline.kafka.phase.MeteredPhaseRecorder;
 import io.faultline.kafka.phase.NodePhaseStats;
+import io.faultline.kafka.phase.PhaseMeters;
 import io.faultline.kafka.phase.PhaseRecorder;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -51,7 +53,11 @@ public class PhaseTrackerBenchmark {
     metered =
         new ConnectionPhaseTracker(
             new MeteredPhaseRecorder(
-                new SimpleMeterRegistry(), ClientType.PRODUCER, "bench", "1", new NodePhaseStats()),
+                new PhaseMeters(new SimpleMeterRegistry(), KafkaMeterTags.DEFAULT),
+                ClientType.PRODUCER,
+                "bench",
+                "1",
+                new NodePhaseStats()),
             true);
     timers = new ConnectionPhaseTracker(new TimerRecorder(new SimpleMeterRegistry()), true);
   }

@@ -6,8 +6,11 @@ import io.faultline.core.finding.Finding;
 import io.faultline.core.net.Outcome;
 import io.faultline.core.net.TcpInfo;
 import io.faultline.kafka.ClientType;
+import io.faultline.kafka.KafkaMeterTags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ConnectionHealthTest {
@@ -95,7 +98,8 @@ class ConnectionHealthTest {
   @Test
   void brokerConnectionKeepsTheLatestSampleAndGaugesReadIt() {
     var registry = new SimpleMeterRegistry();
-    var gauges = new ConnectionGauges(registry, connection);
+    var gauges = new ConnectionMeters(registry, KafkaMeterTags.PER_CLIENT);
+    gauges.add(connection);
     assertThat(registry.get("faultline.kafka.connection.rtt").gauge().value()).isNaN();
 
     assertThat(connection.sample().isAvailable()).isFalse();
@@ -108,15 +112,96 @@ class ConnectionHealthTest {
     assertThat(
             registry
                 .get("faultline.kafka.connection.throughput_ceiling")
-                .tags("client.id", "replicator", "node.id", "2")
+                .tags("client.type", "consumer", "client.id", "replicator", "node.id", "2")
                 .gauge()
                 .value())
         .isEqualTo(327_675.0);
     assertThat(registry.get("faultline.kafka.connection.rwnd_limited").gauge().value())
         .isEqualTo(0.9);
 
-    gauges.close();
+    gauges.remove(connection);
     assertThat(registry.getMeters()).isEmpty();
+  }
+
+  @Test
+  void oneGaugeSetPerClientTypeAndNodeShowsTheWorstConnection() {
+    var registry = new SimpleMeterRegistry();
+    var gauges = new ConnectionMeters(registry, KafkaMeterTags.DEFAULT);
+    var healthyReader = new ScriptedTcpInfoReader();
+    healthyReader.set(TcpInfos.healthy().build());
+    reader.set(TcpInfos.seed002().build());
+    List<BrokerConnection> healthy = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      healthy.add(
+          new BrokerConnection(
+              ClientType.CONSUMER,
+              "reader-" + i,
+              "2",
+              new InetSocketAddress("10.0.0.7", 9092),
+              () -> Outcome.of(7),
+              healthyReader));
+    }
+    healthy.forEach(gauges::add);
+    gauges.add(connection); // the seed 002 one, another client id
+    var otherNode =
+        new BrokerConnection(
+            ClientType.CONSUMER,
+            "reader-0",
+            "3",
+            new InetSocketAddress("10.0.0.8", 9092),
+            () -> Outcome.of(8),
+            healthyReader);
+    gauges.add(otherNode);
+    healthy.forEach(BrokerConnection::sample);
+    connection.sample();
+    otherNode.sample();
+
+    assertThat(gauges.groupCount()).isEqualTo(2);
+    var scaling = registry.get("faultline.kafka.connection.window_scaling");
+    assertThat(scaling.gauges()).hasSize(2);
+    assertThat(scaling.tags("node.id", "2").gauge().getId().getTag("client.id")).isNull();
+    assertThat(scaling.tags("node.id", "2").gauge().value()).as("one lost it").isZero();
+    assertThat(
+            registry
+                .get("faultline.kafka.connection.window_scaling")
+                .tags("node.id", "3")
+                .gauge()
+                .value())
+        .isEqualTo(1.0);
+    assertThat(
+            registry
+                .get("faultline.kafka.connection.rtt")
+                .tags("client.type", "consumer", "node.id", "2")
+                .gauge()
+                .value())
+        .as("the longest")
+        .isEqualTo(0.2);
+    assertThat(
+            registry
+                .get("faultline.kafka.connection.retransmits")
+                .tags("node.id", "2")
+                .gauge()
+                .value())
+        .as("added up")
+        .isEqualTo(
+            3 * TcpInfos.healthy().build().totalRetrans()
+                + TcpInfos.seed002().build().totalRetrans());
+
+    gauges.remove(connection);
+    assertThat(
+            registry
+                .get("faultline.kafka.connection.window_scaling")
+                .tags("node.id", "2")
+                .gauge()
+                .value())
+        .as("the crippled one closed")
+        .isEqualTo(1.0);
+    healthy.forEach(gauges::remove);
+    assertThat(registry.find("faultline.kafka.connection.rtt").tags("node.id", "2").gauge())
+        .as("the last one out removes the set")
+        .isNull();
+    assertThat(registry.find("faultline.kafka.connection.rtt").tags("node.id", "3").gauge())
+        .isNotNull();
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.faultline.core.finding.Finding;
 import io.faultline.kafka.ClientType;
+import io.faultline.kafka.KafkaMeterTags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,7 @@ class ClientPhasesTest {
     var registry = new SimpleMeterRegistry();
     var phases =
         new ClientPhases(
-            registry,
+            new PhaseMeters(registry, KafkaMeterTags.DEFAULT),
             ClientType.PRODUCER,
             "p1",
             true,
@@ -70,7 +71,14 @@ class ClientPhasesTest {
     phases.connectionClosed("2");
     assertThat(phases.tracker("2").inFlight()).isZero();
     phases.close();
-    assertThat(registry.getMeters()).isEmpty();
+    assertThat(
+            registry
+                .get("faultline.kafka.request.phase")
+                .tags("node.id", "2", "phase", "transmit")
+                .functionTimer()
+                .count())
+        .as("a closed client's requests stay counted")
+        .isEqualTo(5);
   }
 
   @Test

@@ -59,4 +59,30 @@ class PhaseHistogramTest {
     assertThat(h.sumNanos()).isZero();
     assertThat(h.snapshot().percentileNanos(0.99)).isZero();
   }
+
+  @Test
+  void theWindowWidensBothWaysAndKeepsEveryCount() {
+    var h = new PhaseHistogram();
+    long[] expected = new long[PhaseHistogram.BUCKETS];
+    var random = new java.util.Random(7);
+    // A middle value first, then smaller and larger ones: the window grows down and up.
+    long[] values = new long[5_000];
+    values[0] = 5_000_000;
+    for (int i = 1; i < values.length; i++) {
+      values[i] = (long) Math.pow(10, 2 + random.nextDouble() * 10); // 100 ns .. 100 s
+    }
+    values[1] = 0;
+    values[2] = Long.MAX_VALUE / 2;
+    long sum = 0;
+    for (long v : values) {
+      h.record(v);
+      expected[PhaseHistogram.bucket(v)]++;
+      sum += v;
+    }
+    PhaseHistogram.Snapshot s = h.snapshot();
+    assertThat(s.buckets()).containsExactly(expected);
+    assertThat(s.count()).isEqualTo(values.length);
+    assertThat(s.sumNanos()).isEqualTo(sum);
+    assertThat(s.maxNanos()).isEqualTo(Long.MAX_VALUE / 2);
+  }
 }

@@ -62,7 +62,7 @@ final class ProduceScene implements Scene {
     Map<String, double[]> byNode = new TreeMap<>();
     for (PrometheusText.Sample s :
         metrics.find(
-            "faultline_kafka_request_phase_seconds_sum", Map.of("client_id", "orders-writer"))) {
+            "faultline_kafka_request_phase_seconds_sum", Map.of("client_type", "producer"))) {
       String node = s.labels().getOrDefault("node_id", "?");
       String phase = s.labels().getOrDefault("phase", "?");
       double count =
@@ -70,8 +70,8 @@ final class ProduceScene implements Scene {
               .sum(
                   "faultline_kafka_request_phase_seconds_count",
                   Map.of(
-                      "client_id",
-                      "orders-writer",
+                      "client_type",
+                      "producer",
                       "node_id",
                       node,
                       "phase",
