@@ -48,13 +48,21 @@ final class BenchJvm {
     return Path.of(value).toAbsolutePath().normalize();
   }
 
-  /** The JVM options that attach {@code variant}, Faultline with every feature on. */
+  /**
+   * The JVM options that attach {@code variant}, Faultline with every feature on; {@code
+   * -Dfaultline.bench.agent-args=kafka.phases=off,...} adds agent arguments, to find which feature
+   * costs what (the published run uses none).
+   */
   static List<String> agentOptions(Variant variant) {
     return switch (variant) {
       case NO_AGENT -> List.of();
       case FAULTLINE ->
           List.of(
-              "-javaagent:" + faultlineAgent() + "=kafka.recycle=on,prometheus.port=" + freePort());
+              "-javaagent:"
+                  + faultlineAgent()
+                  + "=kafka.recycle=on,prometheus.port="
+                  + freePort()
+                  + extraAgentArgs());
       case OTEL ->
           List.of(
               "-javaagent:" + otelAgent(),
@@ -63,6 +71,11 @@ final class BenchJvm {
               "-Dotel.logs.exporter=none",
               "-Dotel.javaagent.logging=none");
     };
+  }
+
+  private static String extraAgentArgs() {
+    String extra = System.getProperty("faultline.bench.agent-args", "").strip();
+    return extra.isEmpty() ? "" : "," + extra;
   }
 
   /**

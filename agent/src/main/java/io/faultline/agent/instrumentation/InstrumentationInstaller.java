@@ -203,12 +203,27 @@ public final class InstrumentationInstaller {
    */
   private StackManipulation bootstrapErrorsHandler() {
     return MethodInvocation.invoke(
-        TypePool.Default.of(ClassFileLocator.ForClassLoader.of(agentLoader))
+        uncachedPool(ClassFileLocator.ForClassLoader.of(agentLoader))
             .describe(BootstrapBridge.ERRORS_CLASS)
             .resolve()
             .getDeclaredMethods()
             .filter(named("suppressed"))
             .getOnly());
+  }
+
+  /**
+   * A type pool that keeps nothing and describes JDK types from their loaded classes. The advice
+   * descriptions live as long as the agent, and each holds the descriptions of the types its
+   * signatures mention: parsed from class files, {@code Throwable}, {@code String} and {@code
+   * Object} alone came with hundreds of methods, each with its own annotation maps (about 3 MB of
+   * the agent's heap with a caching pool). Kafka's types are still parsed, a few, when weaving.
+   */
+  static TypePool uncachedPool(ClassFileLocator locator) {
+    return new TypePool.Default(
+        TypePool.CacheProvider.NoOp.INSTANCE,
+        locator,
+        TypePool.Default.ReaderMode.FAST,
+        TypePool.ClassLoading.ofBootLoader());
   }
 
   /** Whether the class loader of a target resolves our classes to the agent's own. */
@@ -311,7 +326,7 @@ public final class InstrumentationInstaller {
       return adviceCache.computeIfAbsent(
           className,
           name ->
-              Advice.to(TypePool.Default.of(locator).describe(name).resolve(), locator)
+              Advice.to(uncachedPool(locator).describe(name).resolve(), locator)
                   .withExceptionHandler(new Advice.ExceptionHandler.Simple(exceptionHandler)));
     }
   }

@@ -19,12 +19,15 @@ final class DeliverySampler {
 
   static final long PERIOD_MICROS = 500;
   private static final int CAPACITY = 64;
+  // A connection's probe starts small and doubles when acknowledgements pile up between drains:
+  // an agent has a probe per broker connection, thousands of them, most drained after one or two.
+  private static final int INITIAL_CAPACITY = 4;
 
   /** One connection's socket and the acknowledgement changes seen since the last drain. */
   static final class Probe {
     private final int fd;
-    private final long[] acked = new long[CAPACITY];
-    private final long[] at = new long[CAPACITY];
+    private long[] acked = new long[INITIAL_CAPACITY];
+    private long[] at = new long[INITIAL_CAPACITY];
     private int count;
     private long lastAcked = -1;
     private volatile boolean failed;
@@ -43,11 +46,16 @@ final class DeliverySampler {
         return;
       }
       lastAcked = bytesAcked;
-      if (count == CAPACITY) {
-        // Keep the newest: a later acknowledgement covers every earlier request as well.
-        System.arraycopy(acked, 1, acked, 0, CAPACITY - 1);
-        System.arraycopy(at, 1, at, 0, CAPACITY - 1);
-        count--;
+      if (count == acked.length) {
+        if (count < CAPACITY) {
+          acked = java.util.Arrays.copyOf(acked, count * 2);
+          at = java.util.Arrays.copyOf(at, count * 2);
+        } else {
+          // Keep the newest: a later acknowledgement covers every earlier request as well.
+          System.arraycopy(acked, 1, acked, 0, CAPACITY - 1);
+          System.arraycopy(at, 1, at, 0, CAPACITY - 1);
+          count--;
+        }
       }
       acked[count] = bytesAcked;
       at[count] = nanos;

@@ -7,8 +7,10 @@ import java.net.URL;
 import java.net.URLConnection;
 import java.net.URLStreamHandler;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.jar.JarEntry;
 import java.util.jar.JarInputStream;
 
@@ -49,7 +51,8 @@ final class NestedJnaLoader extends ClassLoader {
   /** A loader over the nested jar found in {@code agentLoader}; throws when it is not there. */
   static NestedJnaLoader create(ClassLoader agentLoader) throws IOException {
     Objects.requireNonNull(agentLoader, "agentLoader");
-    Map<String, byte[]> entries = new HashMap<>();
+    Map<String, byte[]> classes = new ConcurrentHashMap<>();
+    Map<String, byte[]> natives = new HashMap<>();
     try (InputStream nested = agentLoader.getResourceAsStream(RESOURCE)) {
       if (nested == null) {
         throw new IOException(RESOURCE + " is not in the agent jar");
@@ -57,12 +60,50 @@ final class NestedJnaLoader extends ClassLoader {
       try (JarInputStream jar = new JarInputStream(nested)) {
         for (JarEntry e = jar.getNextJarEntry(); e != null; e = jar.getNextJarEntry()) {
           if (!e.isDirectory() && e.getName().startsWith("com/sun/jna/")) {
-            entries.put(e.getName(), jar.readAllBytes());
+            (e.getName().endsWith(".class") ? classes : natives)
+                .put(e.getName(), jar.readAllBytes());
           }
         }
       }
     }
-    return new NestedJnaLoader(entries, agentLoader);
+    // JNA's jar carries its native library for 24 platforms, 5 MB in all: keep this one's only.
+    String directory =
+        nativeDirectory(System.getProperty("os.name"), System.getProperty("os.arch"));
+    boolean found = natives.keySet().stream().anyMatch(n -> n.startsWith(directory));
+    natives.forEach(
+        (name, bytes) -> {
+          if (!found || name.startsWith(directory)) {
+            classes.put(name, bytes);
+          }
+        });
+    return new NestedJnaLoader(classes, agentLoader);
+  }
+
+  /**
+   * The directory of JNA's jar that holds the native library for {@code osName}/{@code osArch}
+   * (JNA's own {@code Platform.RESOURCE_PREFIX} for the platforms the agent runs on); when the jar
+   * has no such directory, every platform's library is kept and JNA picks.
+   */
+  static String nativeDirectory(String osName, String osArch) {
+    String os = osName == null ? "" : osName.toLowerCase(Locale.ROOT);
+    String arch = osArch == null ? "" : osArch.toLowerCase(Locale.ROOT);
+    arch =
+        switch (arch) {
+          case "amd64", "x86_64" -> "x86-64";
+          case "i386", "i486", "i586", "i686", "x86" -> "x86";
+          case "powerpc64le" -> "ppc64le";
+          default -> arch;
+        };
+    if (os.startsWith("linux")) {
+      return "com/sun/jna/linux-" + arch + "/";
+    }
+    if (os.startsWith("mac") || os.startsWith("darwin")) {
+      return "com/sun/jna/darwin-" + arch + "/";
+    }
+    if (os.startsWith("windows")) {
+      return "com/sun/jna/win32-" + arch + "/";
+    }
+    return "com/sun/jna/" + os.replace(' ', '-') + "-" + arch + "/";
   }
 
   private static boolean isolated(String className) {
@@ -98,7 +139,10 @@ final class NestedJnaLoader extends ClassLoader {
     if (bytes == null) {
       throw new ClassNotFoundException(name);
     }
-    return defineClass(name, bytes, 0, bytes.length);
+    Class<?> defined = defineClass(name, bytes, 0, bytes.length);
+    // Defined once per loader (under its class-loading lock): the bytes are not needed again.
+    entries.remove(path);
+    return defined;
   }
 
   private byte[] readFromAgent(String path) {
