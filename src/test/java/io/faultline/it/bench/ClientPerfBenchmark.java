@@ -34,6 +34,17 @@ final class ClientPerfBenchmark {
               .toArray());
     }
 
+    /** The median over rounds of the per-round ratio of CPU per record to no agent's. */
+    double medianCpuRatio(Variant v) {
+      return Stats.median(
+          rounds.stream()
+              .mapToDouble(
+                  r ->
+                      r.get(v).cpuNanosPerRecord()
+                          / Math.max(1e-9, r.get(Variant.NO_AGENT).cpuNanosPerRecord()))
+              .toArray());
+    }
+
     /** The median over rounds of the per-round p99 ratio to no agent. */
     double medianP99Ratio(Variant v) {
       return Stats.median(

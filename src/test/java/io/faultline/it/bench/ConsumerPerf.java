@@ -42,6 +42,7 @@ public final class ConsumerPerf {
     try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
       consumer.subscribe(List.of(topic));
       long start = 0;
+      long cpuStart = 0;
       long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
       while (count < records && System.nanoTime() < deadline) {
         long before = System.nanoTime();
@@ -53,6 +54,7 @@ public final class ConsumerPerf {
           // The clock starts with the first records: group join and assignment are not the
           // fetch path.
           start = before;
+          cpuStart = PerfResult.processCpuNanos();
         }
         pollLatencies[polls++] = (System.nanoTime() - before) / 1000;
         for (ConsumerRecord<byte[], byte[]> r : batch) {
@@ -61,6 +63,7 @@ public final class ConsumerPerf {
         }
       }
       long elapsed = System.nanoTime() - start;
+      long cpu = PerfResult.processCpuNanos() - cpuStart;
       long[] sorted = java.util.Arrays.copyOf(pollLatencies, polls);
       java.util.Arrays.sort(sorted);
       System.out.println(
@@ -71,7 +74,8 @@ public final class ConsumerPerf {
                   Stats.percentileOfSorted(sorted, 50),
                   Stats.percentileOfSorted(sorted, 99),
                   Stats.percentileOfSorted(sorted, 99.9),
-                  records - count)
+                  records - count,
+                  cpu)
               .toLine());
     }
   }

@@ -8,7 +8,14 @@ import java.util.Locale;
  * line on standard output.
  */
 record PerfResult(
-    long records, long elapsedNanos, long bytes, long p50, long p99, long p999, long failed) {
+    long records,
+    long elapsedNanos,
+    long bytes,
+    long p50,
+    long p99,
+    long p999,
+    long failed,
+    long cpuNanos) {
 
   private static final String PREFIX = "perf-result ";
 
@@ -20,10 +27,22 @@ record PerfResult(
     return bytes * 1e9 / elapsedNanos / (1024.0 * 1024.0);
   }
 
+  /** CPU time the whole child process (every thread, an agent's too) spent per record, ns. */
+  double cpuNanosPerRecord() {
+    return records == 0 ? 0 : (double) cpuNanos / records;
+  }
+
+  /** This process's CPU time so far, every thread, nanoseconds. */
+  static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean)
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
+  }
+
   String toLine() {
     return String.format(
         Locale.ROOT,
-        "%s%d %d %d %d %d %d %d",
+        "%s%d %d %d %d %d %d %d %d",
         PREFIX,
         records,
         elapsedNanos,
@@ -31,7 +50,8 @@ record PerfResult(
         p50,
         p99,
         p999,
-        failed);
+        failed,
+        cpuNanos);
   }
 
   /** The result line in a child's standard output. */
@@ -46,7 +66,8 @@ record PerfResult(
             Long.parseLong(f[3]),
             Long.parseLong(f[4]),
             Long.parseLong(f[5]),
-            Long.parseLong(f[6]));
+            Long.parseLong(f[6]),
+            Long.parseLong(f[7]));
       }
     }
     throw new IllegalStateException("no perf-result line in:\n" + stdout);

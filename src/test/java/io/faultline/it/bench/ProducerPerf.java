@@ -44,6 +44,7 @@ public final class ProducerPerf {
       producer.send(new ProducerRecord<>(topic, payload)).get();
       Throttle throttle = new Throttle(throughput);
       long start = System.nanoTime();
+      long cpuStart = PerfResult.processCpuNanos();
       for (int i = 0; i < records; i++) {
         final int slot = i;
         final long sent = System.nanoTime();
@@ -59,6 +60,7 @@ public final class ProducerPerf {
       }
       producer.flush();
       long elapsed = System.nanoTime() - start;
+      long cpu = PerfResult.processCpuNanos() - cpuStart;
       Arrays.sort(latencies);
       System.out.println(
           new PerfResult(
@@ -68,7 +70,8 @@ public final class ProducerPerf {
                   Stats.percentileOfSorted(latencies, 50),
                   Stats.percentileOfSorted(latencies, 99),
                   Stats.percentileOfSorted(latencies, 99.9),
-                  failed.get())
+                  failed.get(),
+                  cpu)
               .toLine());
     }
   }
