@@ -13,11 +13,14 @@ import java.util.concurrent.locks.LockSupport;
  * wait for delivery about every {@value #PERIOD_MICROS} µs and records each change with its time in
  * the connection's {@link Probe}. The client's own I/O thread drains the probe into its phase
  * tracker at its next event, so the tracker stays on that thread as kafka-guard requires. Idle (no
- * connection waiting) the thread is parked and costs nothing.
+ * connection waiting) the thread is parked and costs nothing; under sustained traffic its {@link
+ * WakeBudget} bounds how often it wakes ({@code kafka.phases.delivery-wakes-per-second}).
  */
 final class DeliverySampler {
 
   static final long PERIOD_MICROS = 500;
+  // 50 wakes at the full period: 25 ms of full resolution before the sustained rate applies.
+  private static final int BURST_WAKES = 50;
   private static final int CAPACITY = 64;
   // A connection's probe starts small and doubles when acknowledgements pile up between drains:
   // an agent has a probe per broker connection, thousands of them, most drained after one or two.
@@ -78,6 +81,7 @@ final class DeliverySampler {
 
   private final TcpInfoReader reader;
   private final Set<Probe> waiting = ConcurrentHashMap.newKeySet();
+  private final int wakesPerSecond;
   private volatile Thread thread;
 
   /**
@@ -87,8 +91,13 @@ final class DeliverySampler {
    */
   private volatile boolean idle;
 
-  DeliverySampler(TcpInfoReader reader) {
+  /**
+   * @param reader reads TCP_INFO
+   * @param wakesPerSecond the sustained number of wakes a second (see {@link WakeBudget})
+   */
+  DeliverySampler(TcpInfoReader reader, int wakesPerSecond) {
     this.reader = reader;
+    this.wakesPerSecond = wakesPerSecond;
   }
 
   /** Samples {@code probe} until {@link #stop} for it; called on the client's thread. */
@@ -121,6 +130,8 @@ final class DeliverySampler {
   }
 
   private void run() {
+    WakeBudget budget =
+        new WakeBudget(PERIOD_MICROS * 1000, wakesPerSecond, BURST_WAKES, System.nanoTime());
     while (true) {
       try {
         if (waiting.isEmpty()) {
@@ -136,7 +147,7 @@ final class DeliverySampler {
         for (Probe probe : waiting) {
           sample(probe);
         }
-        LockSupport.parkNanos(PERIOD_MICROS * 1000);
+        LockSupport.parkNanos(budget.sleepAfterWake(System.nanoTime()));
       } catch (Throwable e) {
         // Never let the sampler die silently on a surprise; the probes that fail are marked.
         LockSupport.parkNanos(1_000_000L);

@@ -77,7 +77,9 @@ public final class KafkaClients {
     this.tcpInfoReader = AgentTcpInfo.reader();
     this.deliveryObservable =
         tcpInfoReader.isSupported() && runtime.socketFdsUnavailable().isEmpty();
-    this.deliverySampler = new DeliverySampler(tcpInfoReader);
+    this.deliverySampler =
+        new DeliverySampler(
+            tcpInfoReader, config.get(KafkaConfigKeys.PHASES_DELIVERY_WAKES_PER_SECOND));
     Recycler.Policy recyclePolicy = Recycler.Policy.from(config);
     this.monitor =
         new ConnectionMonitor(
