@@ -89,8 +89,13 @@ final class BenchmarkReport {
             + " A B C A B C … for each workload. The workload is Kafka's `ProducerPerformance`'s"
             + " (`kafka-tools` 4.4.0 is not on Maven Central, so `ProducerPerf`/`ConsumerPerf` here"
             + " do the same): latency is from `send` to its callback (producer), per `poll` that"
-            + " returned records (consumer). Ratios are to no agent in the same round; the medians"
-            + " row gives the median of each column.\n\n");
+            + " returned records (consumer). Each child first sends (reads) warm-up records outside"
+            + " the measurement, as `ProducerPerformance --warmup-records` does, so a JVM's first"
+            + " seconds of JIT compilation are not the measurement (the start-up table has them)."
+            + " CPU is the child process's CPU time (every thread, an agent's too) per measured"
+            + " record; the broker shares the two cores, so an agent's CPU comes out of"
+            + " throughput. Ratios are to no agent in the same round; the medians row gives the"
+            + " median of each column.\n\n");
     List<String> names = new ArrayList<>();
     double[][] throughput = new double[2][m.clients().size()];
     double[][] p99 = new double[2][m.clients().size()];
@@ -99,8 +104,9 @@ final class BenchmarkReport {
       names.add(s.name());
       b.append("#### ").append(s.name()).append("\n\n").append(s.description()).append("\n\n");
       b.append(
-          "| round | agent | records/s | MB/s | p50 µs | p99 µs | p99.9 µs | records/s ÷ no agent"
-              + " | p99 ÷ no agent |\n|---|---|---|---|---|---|---|---|---|\n");
+          "| round | agent | records/s | MB/s | p50 µs | p99 µs | p99.9 µs | CPU µs/record"
+              + " | records/s ÷ no agent | p99 ÷ no agent | CPU ÷ no agent |\n"
+              + "|---|---|---|---|---|---|---|---|---|---|---|\n");
       int round = 1;
       for (Map<Variant, PerfResult> r : s.rounds()) {
         PerfResult base = r.get(Variant.NO_AGENT);
@@ -109,7 +115,7 @@ final class BenchmarkReport {
           b.append(
               String.format(
                   Locale.ROOT,
-                  "| %d | %s | %,.0f | %.2f | %d | %d | %d | %.3f | %.3f |%n",
+                  "| %d | %s | %,.0f | %.2f | %d | %d | %d | %.2f | %.3f | %.3f | %.3f |%n",
                   round,
                   v.label,
                   p.recordsPerSecond(),
@@ -117,8 +123,10 @@ final class BenchmarkReport {
                   p.p50(),
                   p.p99(),
                   p.p999(),
+                  p.cpuNanosPerRecord() / 1000,
                   p.recordsPerSecond() / base.recordsPerSecond(),
-                  (double) p.p99() / Math.max(1, base.p99())));
+                  (double) p.p99() / Math.max(1, base.p99()),
+                  p.cpuNanosPerRecord() / Math.max(1, base.cpuNanosPerRecord())));
         }
         round++;
       }
@@ -126,7 +134,8 @@ final class BenchmarkReport {
         b.append(
             String.format(
                 Locale.ROOT,
-                "| **median** | %s | %,.0f | %.2f | %.0f | %.0f | %.0f | %.3f | %.3f |%n",
+                "| **median** | %s | %,.0f | %.2f | %.0f | %.0f | %.0f | %.2f | %.3f | %.3f |"
+                    + " %.3f |%n",
                 v.label,
                 s.medianRecordsPerSecond(v),
                 Stats.median(
@@ -134,8 +143,14 @@ final class BenchmarkReport {
                 Stats.median(s.rounds().stream().mapToDouble(r -> r.get(v).p50()).toArray()),
                 s.medianP99(v),
                 Stats.median(s.rounds().stream().mapToDouble(r -> r.get(v).p999()).toArray()),
+                Stats.median(
+                        s.rounds().stream()
+                            .mapToDouble(r -> r.get(v).cpuNanosPerRecord())
+                            .toArray())
+                    / 1000,
                 s.medianThroughputRatio(v),
-                s.medianP99Ratio(v)));
+                s.medianP99Ratio(v),
+                s.medianCpuRatio(v)));
       }
       b.append('\n');
       double ft = s.medianThroughputRatio(Variant.FAULTLINE);

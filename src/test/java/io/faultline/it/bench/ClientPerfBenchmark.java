@@ -78,7 +78,9 @@ final class ClientPerfBenchmark {
             ProducerPerf.class.getName(),
             kafka.bootstrapServers(),
             prepared,
-            Integer.toString(settings.consumerRecords()),
+            // the consumer's warm-up, its measured records, and a poll's overshoot
+            Integer.toString(
+                settings.consumerRecords() + settings.warmup(settings.consumerRecords()) + 1000),
             size,
             "-1"),
         300);
@@ -91,34 +93,46 @@ final class ClientPerfBenchmark {
                 + size
                 + " B, acks=all, at most "
                 + settings.cappedThroughput()
-                + " records/s",
+                + " records/s, after "
+                + settings.warmup(settings.cappedRecords())
+                + " warm-up records",
             ProducerPerf.class.getName(),
             kafka.bootstrapServers(),
             capped,
             Integer.toString(settings.cappedRecords()),
             size,
-            Integer.toString(settings.cappedThroughput())));
+            Integer.toString(settings.cappedThroughput()),
+            Integer.toString(settings.warmup(settings.cappedRecords()))));
     series.add(
         series(
             "producer, uncapped",
-            settings.producerRecords() + " records of " + size + " B, acks=all, no cap",
+            settings.producerRecords()
+                + " records of "
+                + size
+                + " B, acks=all, no cap, after "
+                + settings.warmup(settings.producerRecords())
+                + " warm-up records",
             ProducerPerf.class.getName(),
             kafka.bootstrapServers(),
             uncapped,
             Integer.toString(settings.producerRecords()),
             size,
-            "-1"));
+            "-1",
+            Integer.toString(settings.warmup(settings.producerRecords()))));
     series.add(
         series(
             "consumer",
             settings.consumerRecords()
                 + " records of "
                 + size
-                + " B from a prepared topic; latency = per poll() that returned records",
+                + " B from a prepared topic, after "
+                + settings.warmup(settings.consumerRecords())
+                + " warm-up records; latency = per poll() that returned records",
             ConsumerPerf.class.getName(),
             kafka.bootstrapServers(),
             prepared,
-            Integer.toString(settings.consumerRecords())));
+            Integer.toString(settings.consumerRecords()),
+            Integer.toString(settings.warmup(settings.consumerRecords()))));
     return series;
   }
 

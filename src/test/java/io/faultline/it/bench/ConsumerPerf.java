@@ -14,9 +14,10 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * The workload of Kafka's {@code ConsumerPerformance}: one consumer in a fresh group reads {@code
  * records} records of a prepared topic from the beginning. The latency columns are per {@code poll}
  * call that returned records (microseconds), since a consumer has no per-record round trip. Run in
- * a child JVM; prints one {@link PerfResult} line.
+ * a child JVM; prints one {@link PerfResult} line. The first {@code warmup} records are read before
+ * the measurement starts (the topic holds {@code warmup + records}).
  *
- * <p>Arguments: bootstrap topic records
+ * <p>Arguments: bootstrap topic records [warmup]
  */
 public final class ConsumerPerf {
 
@@ -27,6 +28,7 @@ public final class ConsumerPerf {
     String bootstrap = args[0];
     String topic = args[1];
     int records = Integer.parseInt(args[2]);
+    int warmup = args.length > 3 ? Integer.parseInt(args[3]) : 0;
     Properties props = new Properties();
     props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     props.put(ConsumerConfig.GROUP_ID_CONFIG, "perf-" + UUID.randomUUID());
@@ -44,6 +46,10 @@ public final class ConsumerPerf {
       long start = 0;
       long cpuStart = 0;
       long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+      long warmed = 0;
+      while (warmed < warmup && System.nanoTime() < deadline) {
+        warmed += consumer.poll(Duration.ofMillis(500)).count();
+      }
       while (count < records && System.nanoTime() < deadline) {
         long before = System.nanoTime();
         ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofMillis(500));

@@ -12,9 +12,11 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * The workload of Kafka's {@code ProducerPerformance} ({@code kafka-tools} 4.4.0 is not on Maven
  * Central): {@code records} records of {@code recordSize} random bytes to one topic, acks=all, at
  * most {@code throughput} records/s ({@code -1} = uncapped), latency measured from {@code send} to
- * its callback. Run in a child JVM; prints one {@link PerfResult} line.
+ * its callback. {@code warmup} records go first, at the same pace and outside the measurement
+ * (ProducerPerformance's {@code --warmup-records}). Run in a child JVM; prints one {@link
+ * PerfResult} line.
  *
- * <p>Arguments: bootstrap topic records recordSize throughput
+ * <p>Arguments: bootstrap topic records recordSize throughput [warmup]
  */
 public final class ProducerPerf {
 
@@ -27,6 +29,7 @@ public final class ProducerPerf {
     int records = Integer.parseInt(args[2]);
     int recordSize = Integer.parseInt(args[3]);
     long throughput = Long.parseLong(args[4]);
+    int warmup = args.length > 5 ? Integer.parseInt(args[5]) : 0;
 
     Properties props = new Properties();
     props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -43,6 +46,12 @@ public final class ProducerPerf {
       // implicitly with its first records.
       producer.send(new ProducerRecord<>(topic, payload)).get();
       Throttle throttle = new Throttle(throughput);
+      long warmupStart = System.nanoTime();
+      for (int i = 0; i < warmup; i++) {
+        producer.send(new ProducerRecord<>(topic, payload));
+        throttle.pace(i + 1, warmupStart);
+      }
+      producer.flush();
       long start = System.nanoTime();
       long cpuStart = PerfResult.processCpuNanos();
       for (int i = 0; i < records; i++) {
