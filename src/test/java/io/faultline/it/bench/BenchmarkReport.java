@@ -82,7 +82,11 @@ final class BenchmarkReport {
     }
     StringBuilder b = new StringBuilder("### Kafka producer and consumer\n\n");
     b.append(
-        "Child JVMs (`-Xmx512m`) against a real local broker, run interleaved: no agent, the"
+        "Child JVMs (`-Xms512m -Xmx512m`: with `-Xmx` alone the agent's classes take these small"
+            + " apps past the default `MetaspaceSize` at start, and G1 shrank the heap at that"
+            + " collection's remark, to 74 MB in one run — twice the young collections for the"
+            + " whole run, an artifact a real service, past that threshold on its own, would not"
+            + " see) against a real local broker, run interleaved: no agent, the"
             + " Faultline agent with every feature on (`kafka.recycle=on`, Prometheus endpoint on a"
             + " free port), the OpenTelemetry Java agent ("
             + "`-Dotel.traces.exporter=none -Dotel.metrics.exporter=none -Dotel.logs.exporter=none`);"

@@ -141,7 +141,11 @@ final class ClientPerfBenchmark {
     for (int round = 0; round < settings.clientRounds(); round++) {
       Map<Variant, PerfResult> results = new EnumMap<>(Variant.class);
       for (Variant variant : Variant.values()) {
-        List<String> options = new ArrayList<>(List.of("-Xmx512m"));
+        // A fixed heap: with -Xmx alone, the agent's classes take this small app past the default
+        // MetaspaceSize at start, and G1 shrinks the heap at that cycle's remark (to 74 MB in a
+        // run): twice the young collections for the rest of the run, an artifact of a tiny app
+        // (a real service crosses that threshold on its own) that -Xms removes for every variant.
+        List<String> options = new ArrayList<>(List.of("-Xms512m", "-Xmx512m"));
         options.addAll(BenchJvm.agentOptions(variant));
         PerfResult result =
             PerfResult.parse(BenchJvm.run(BenchJvm.command(options, mainClass, args), 300));

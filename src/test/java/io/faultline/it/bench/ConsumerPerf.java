@@ -45,6 +45,7 @@ public final class ConsumerPerf {
       consumer.subscribe(List.of(topic));
       long start = 0;
       long cpuStart = 0;
+      ThreadCpu threads = null;
       long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
       long warmed = 0;
       while (warmed < warmup && System.nanoTime() < deadline) {
@@ -61,6 +62,7 @@ public final class ConsumerPerf {
           // fetch path.
           start = before;
           cpuStart = PerfResult.processCpuNanos();
+          threads = ThreadCpu.startIfAsked();
         }
         pollLatencies[polls++] = (System.nanoTime() - before) / 1000;
         for (ConsumerRecord<byte[], byte[]> r : batch) {
@@ -70,6 +72,9 @@ public final class ConsumerPerf {
       }
       long elapsed = System.nanoTime() - start;
       long cpu = PerfResult.processCpuNanos() - cpuStart;
+      if (threads != null) {
+        threads.print();
+      }
       long[] sorted = java.util.Arrays.copyOf(pollLatencies, polls);
       java.util.Arrays.sort(sorted);
       System.out.println(

@@ -54,6 +54,7 @@ public final class ProducerPerf {
       producer.flush();
       long start = System.nanoTime();
       long cpuStart = PerfResult.processCpuNanos();
+      ThreadCpu threads = ThreadCpu.startIfAsked();
       for (int i = 0; i < records; i++) {
         final int slot = i;
         final long sent = System.nanoTime();
@@ -70,6 +71,9 @@ public final class ProducerPerf {
       producer.flush();
       long elapsed = System.nanoTime() - start;
       long cpu = PerfResult.processCpuNanos() - cpuStart;
+      if (threads != null) {
+        threads.print();
+      }
       Arrays.sort(latencies);
       System.out.println(
           new PerfResult(
