@@ -2,7 +2,6 @@ package io.faultline.agent.instrumentation;
 
 import static net.bytebuddy.matcher.ElementMatchers.any;
 import static net.bytebuddy.matcher.ElementMatchers.isBootstrapClassLoader;
-import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
 import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 
@@ -119,6 +118,9 @@ public final class InstrumentationInstaller {
       installBootstrapModule(entry, bridge);
       return;
     }
+    // Names only: the ignore matcher is asked about every class the JVM loads, once per module,
+    // and a matcher that needs the modifiers (isSynthetic) made Byte Buddy parse each class file
+    // that many times. Synthetic classes are left out after a target's name matched instead.
     AgentBuilder.Ignored base =
         baseBuilder(entry, AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.SinglePass.INSTANCE)
             .ignore(
@@ -127,15 +129,14 @@ public final class InstrumentationInstaller {
                     .or(nameStartsWith("java."))
                     .or(nameStartsWith("jdk."))
                     .or(nameStartsWith("sun."))
-                    .or(nameStartsWith("com.sun."))
-                    .or(isSynthetic()))
+                    .or(nameStartsWith("com.sun.")))
             .or(any(), isBootstrapClassLoader());
     AgentBuilder builder = base;
     ElementMatcher<ClassLoader> seesAgent = new SeesAgentClasses();
     for (TypeInstrumentation type : module.types()) {
       builder =
           builder
-              .type(type.typeMatcher(), seesAgent)
+              .type(notSynthetic(type.typeMatcher()), loaders(type.classLoaders(), seesAgent))
               .transform(
                   new AdviceTransformer(
                       entry, type, agentLoader, MethodInvocation.invoke(agentErrorsHandler())));
@@ -164,18 +165,42 @@ public final class InstrumentationInstaller {
     // circularity lock, so the loaded classes are scanned again until no new one appears.
     AgentBuilder builder =
         baseBuilder(entry, AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.Reiterating.INSTANCE)
-            .ignore(
-                nameStartsWith("io.faultline.")
-                    .or(nameStartsWith("net.bytebuddy."))
-                    .or(isSynthetic()));
+            .ignore(nameStartsWith("io.faultline.").or(nameStartsWith("net.bytebuddy.")));
     StackManipulation handler = bootstrapErrorsHandler();
     for (TypeInstrumentation type : entry.module().types()) {
       builder =
           builder
-              .type(type.typeMatcher(), isBootstrapClassLoader())
+              .type(notSynthetic(type.typeMatcher()), isBootstrapClassLoader())
               .transform(new AdviceTransformer(entry, type, agentLoader, handler));
     }
     builder.installOn(instrumentation);
+  }
+
+  /** {@code typeMatcher}, then not synthetic: the modifiers are read only for a matching name. */
+  private static ElementMatcher<TypeDescription> notSynthetic(
+      ElementMatcher<? super TypeDescription> typeMatcher) {
+    return new ElementMatcher.Junction.AbstractBase<>() {
+      @Override
+      public boolean matches(TypeDescription type) {
+        return typeMatcher.matches(type) && !type.isSynthetic();
+      }
+
+      @Override
+      public String toString() {
+        return typeMatcher + " and not synthetic";
+      }
+    };
+  }
+
+  /** The module's own class-loader matcher, then whether the loader sees the agent's classes. */
+  private static ElementMatcher<ClassLoader> loaders(
+      ElementMatcher<? super ClassLoader> own, ElementMatcher<ClassLoader> seesAgent) {
+    return new ElementMatcher.Junction.AbstractBase<>() {
+      @Override
+      public boolean matches(ClassLoader loader) {
+        return own.matches(loader) && seesAgent.matches(loader);
+      }
+    };
   }
 
   private static AgentBuilder baseBuilder(

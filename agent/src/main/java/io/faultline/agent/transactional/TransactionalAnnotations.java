@@ -28,7 +28,8 @@ final class TransactionalAnnotations {
     return names().contains(annotationName);
   }
 
-  private static Set<String> names() {
+  /** The annotation names that mark a transactional method or class: built-in and configured. */
+  static Set<String> names() {
     Set<String> names = configured;
     if (names != null) {
       return names;

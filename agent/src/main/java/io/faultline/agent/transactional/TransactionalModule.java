@@ -88,6 +88,7 @@ public final class TransactionalModule implements InstrumentationModule {
     return List.of(
         new TypeInstrumentation(
             types,
-            List.of(new AdviceBinding(methods, TransactionalAdvice.class.getName(), false))));
+            List.of(new AdviceBinding(methods, TransactionalAdvice.class.getName(), false)),
+            new SeesTransactionalAnnotation()));
   }
 }
