@@ -34,6 +34,9 @@ final class DeliverySampler {
     private int count;
     private long lastAcked = -1;
     private volatile boolean failed;
+    // Whether the probe is in the sampler's set, as its client's thread last put it: spares that
+    // thread a set insertion (an allocation) at every send while it stays watched.
+    private boolean watched;
 
     Probe(int fd) {
       this.fd = fd;
@@ -102,7 +105,11 @@ final class DeliverySampler {
 
   /** Samples {@code probe} until {@link #stop} for it; called on the client's thread. */
   void watch(Probe probe) {
-    if (probe.failed || !waiting.add(probe)) {
+    if (probe.failed || probe.watched) {
+      return;
+    }
+    probe.watched = true;
+    if (!waiting.add(probe)) {
       return;
     }
     Thread t = thread;
@@ -114,8 +121,9 @@ final class DeliverySampler {
     }
   }
 
-  /** Stops sampling {@code probe}. */
+  /** Stops sampling {@code probe}; called on the client's thread, like {@link #watch}. */
   void stop(Probe probe) {
+    probe.watched = false;
     waiting.remove(probe);
   }
 
