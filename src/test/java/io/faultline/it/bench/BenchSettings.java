@@ -32,7 +32,8 @@ record BenchSettings(
   static BenchSettings of(String mode) {
     return switch (mode) {
       case "full" ->
-          new BenchSettings("full", 5, 250_000, 120_000, 15_000, 250_000, 512, 5, 4, 5, 1000, 60);
+          new BenchSettings(
+              "full", 5, 500_000, 120_000, 15_000, 1_000_000, 512, 5, 4, 5, 1000, 100);
       case "quick" ->
           new BenchSettings("quick", 2, 20_000, 10_000, 5_000, 20_000, 512, 2, 1, 2, 100, 25);
       default ->

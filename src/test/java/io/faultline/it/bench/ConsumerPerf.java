@@ -85,7 +85,7 @@ public final class ConsumerPerf {
                   Stats.percentileOfSorted(sorted, 50),
                   Stats.percentileOfSorted(sorted, 99),
                   Stats.percentileOfSorted(sorted, 99.9),
-                  records - count,
+                  Math.max(0, records - count), // a last poll may return more than needed
                   cpu)
               .toLine());
     }
