@@ -20,26 +20,80 @@ public final class DeferringInstrumentation implements Instrumentation {
 
   private final Instrumentation jvm;
   private final DeferredTransformer deferred;
+  private final ClassFileFilter filter;
+  private final java.util.Map<ClassFileTransformer, ClassFileTransformer> added =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** A cheap look at a class file before a transformer is asked about it. */
+  @FunctionalInterface
+  public interface ClassFileFilter {
+    /**
+     * @param internalName the class's internal name ({@code a/b/C})
+     * @param loader its loader, {@code null} for the bootstrap loader
+     * @param classFile the class file as the transformer would see it
+     * @return false when the transformer certainly leaves the class alone
+     */
+    boolean mayTransform(String internalName, ClassLoader loader, byte[] classFile);
+  }
 
   /** Forwards to {@code jvm}; {@code deferred} must be registered there (retransform-capable). */
   public DeferringInstrumentation(Instrumentation jvm, DeferredTransformer deferred) {
+    this(jvm, deferred, null);
+  }
+
+  private DeferringInstrumentation(
+      Instrumentation jvm, DeferredTransformer deferred, ClassFileFilter filter) {
     this.jvm = jvm;
     this.deferred = deferred;
+    this.filter = filter;
+  }
+
+  /**
+   * The same, but a transformer added through the result is called only for the class files {@code
+   * filter} lets through: for a module whose matching would otherwise parse every class.
+   */
+  public DeferringInstrumentation filtered(ClassFileFilter filter) {
+    return new DeferringInstrumentation(jvm, deferred, filter);
   }
 
   @Override
   public void addTransformer(ClassFileTransformer transformer, boolean canRetransform) {
-    deferred.add(transformer);
+    addTransformer(transformer);
   }
 
   @Override
   public void addTransformer(ClassFileTransformer transformer) {
-    deferred.add(transformer);
+    deferred.add(added.computeIfAbsent(transformer, this::withFilter));
   }
 
   @Override
   public boolean removeTransformer(ClassFileTransformer transformer) {
-    return deferred.remove(transformer);
+    ClassFileTransformer registered = added.remove(transformer);
+    return deferred.remove(registered == null ? transformer : registered);
+  }
+
+  private ClassFileTransformer withFilter(ClassFileTransformer transformer) {
+    if (filter == null) {
+      return transformer;
+    }
+    ClassFileFilter f = filter;
+    return new ClassFileTransformer() {
+      @Override
+      public byte[] transform(
+          Module module,
+          ClassLoader loader,
+          String internalName,
+          Class<?> classBeingRedefined,
+          java.security.ProtectionDomain protectionDomain,
+          byte[] classfileBuffer)
+          throws java.lang.instrument.IllegalClassFormatException {
+        if (internalName != null && !f.mayTransform(internalName, loader, classfileBuffer)) {
+          return null;
+        }
+        return transformer.transform(
+            module, loader, internalName, classBeingRedefined, protectionDomain, classfileBuffer);
+      }
+    };
   }
 
   @Override

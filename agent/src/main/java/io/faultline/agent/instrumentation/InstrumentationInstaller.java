@@ -136,12 +136,15 @@ public final class InstrumentationInstaller {
     for (TypeInstrumentation type : module.types()) {
       builder =
           builder
-              .type(notSynthetic(type.typeMatcher()), loaders(type.classLoaders(), seesAgent))
+              .type(notSynthetic(type.typeMatcher()), seesAgent)
               .transform(
                   new AdviceTransformer(
                       entry, type, agentLoader, MethodInvocation.invoke(agentErrorsHandler())));
     }
-    builder.installOn(instrumentation);
+    builder.installOn(
+        instrumentation instanceof DeferringInstrumentation deferring
+            ? deferring.filtered(module::mayMatch)
+            : instrumentation);
   }
 
   /**
@@ -188,17 +191,6 @@ public final class InstrumentationInstaller {
       @Override
       public String toString() {
         return typeMatcher + " and not synthetic";
-      }
-    };
-  }
-
-  /** The module's own class-loader matcher, then whether the loader sees the agent's classes. */
-  private static ElementMatcher<ClassLoader> loaders(
-      ElementMatcher<? super ClassLoader> own, ElementMatcher<ClassLoader> seesAgent) {
-    return new ElementMatcher.Junction.AbstractBase<>() {
-      @Override
-      public boolean matches(ClassLoader loader) {
-        return own.matches(loader) && seesAgent.matches(loader);
       }
     };
   }

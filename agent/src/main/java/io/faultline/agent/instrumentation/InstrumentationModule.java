@@ -72,6 +72,20 @@ public interface InstrumentationModule {
     return loader != null;
   }
 
+  /**
+   * A cheap look at a class file before Byte Buddy matches it against {@link #types()}: false means
+   * no type instrumentation of this module can match it. Only worth overriding when the type
+   * matchers need more than names (annotations, modifiers), which makes Byte Buddy parse every
+   * class file; the default lets every class through.
+   *
+   * @param internalName the class's internal name ({@code a/b/C})
+   * @param loader its loader, {@code null} for the bootstrap loader
+   * @param classFile the class file
+   */
+  default boolean mayMatch(String internalName, ClassLoader loader, byte[] classFile) {
+    return true;
+  }
+
   /** The switch its advice reads; the same instance as {@code ModuleSwitch.of(name())}. */
   default ModuleSwitch moduleSwitch() {
     return ModuleSwitch.of(name());

@@ -12,27 +12,15 @@ import net.bytebuddy.matcher.ElementMatchers;
  * #typeMatcher()}.
  *
  * @param typeMatcher which types, by name (e.g. {@code named(...)}, {@code nameStartsWith(...)});
- *     it is evaluated for every class the application loads, so keep it to names: a matcher that
- *     needs more (modifiers, annotations) makes Byte Buddy parse every class file
+ *     it is evaluated for every class the application loads, so keep it to names
  * @param advice the methods and the advice class for each
- * @param classLoaders the class loaders whose classes {@code typeMatcher} is asked about at all
- *     (checked first, and cheaply, e.g. once per loader); {@code any()} for every loader
  */
 public record TypeInstrumentation(
-    ElementMatcher<? super TypeDescription> typeMatcher,
-    List<AdviceBinding> advice,
-    ElementMatcher<? super ClassLoader> classLoaders) {
-
-  /** For the types {@code typeMatcher} picks in every class loader. */
-  public TypeInstrumentation(
-      ElementMatcher<? super TypeDescription> typeMatcher, List<AdviceBinding> advice) {
-    this(typeMatcher, advice, ElementMatchers.any());
-  }
+    ElementMatcher<? super TypeDescription> typeMatcher, List<AdviceBinding> advice) {
 
   /** Copies. */
   public TypeInstrumentation {
     Objects.requireNonNull(typeMatcher, "typeMatcher");
-    Objects.requireNonNull(classLoaders, "classLoaders");
     advice = List.copyOf(advice);
     if (advice.isEmpty()) {
       throw new IllegalArgumentException("a type instrumentation needs at least one advice");

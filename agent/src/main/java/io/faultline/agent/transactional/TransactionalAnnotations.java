@@ -3,8 +3,11 @@ package io.faultline.agent.transactional;
 import io.faultline.agent.AgentRuntime;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -20,6 +23,7 @@ final class TransactionalAnnotations {
           "javax.transaction.Transactional");
 
   private static volatile Set<String> configured;
+  private static volatile Descriptors descriptors;
 
   private TransactionalAnnotations() {}
 
@@ -50,6 +54,25 @@ final class TransactionalAnnotations {
             })
         .orElse(BUILT_IN);
   }
+
+  /** The class-file descriptors ({@code La/b/C;}) of {@link #names()}. */
+  static List<byte[]> descriptors() {
+    Set<String> names = names();
+    Descriptors known = descriptors;
+    if (known != null && known.of() == names) {
+      return known.bytes();
+    }
+    List<byte[]> built = new ArrayList<>();
+    for (String name : names) {
+      built.add(("L" + name.replace('.', '/') + ";").getBytes(StandardCharsets.US_ASCII));
+    }
+    Descriptors fresh = new Descriptors(names, List.copyOf(built));
+    descriptors = fresh;
+    return fresh.bytes();
+  }
+
+  /** Descriptors with the name set they were built from (it changes once, when configured). */
+  private record Descriptors(Set<String> of, List<byte[]> bytes) {}
 
   /** The transactional annotation on {@code method}, else on its class; null when none. */
   static Annotation of(Method method) {

@@ -60,6 +60,23 @@ public final class TransactionalModule implements InstrumentationModule {
         && ClassFileBytes.contains(classFile, TRANSACTIONAL_DESCRIPTOR_END);
   }
 
+  /**
+   * Only class files that name one of the transactional annotations (built-in or configured) can
+   * declare it: every other class is left alone without being parsed.
+   */
+  @Override
+  public boolean mayMatch(String internalName, ClassLoader loader, byte[] classFile) {
+    if (loader == null || internalName.startsWith("org/springframework/")) {
+      return false;
+    }
+    for (byte[] descriptor : TransactionalAnnotations.descriptors()) {
+      if (ClassFileBytes.contains(classFile, descriptor)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   @Override
   public List<TypeInstrumentation> types() {
     ElementMatcher.Junction<AnnotationDescription> transactional =
@@ -88,7 +105,6 @@ public final class TransactionalModule implements InstrumentationModule {
     return List.of(
         new TypeInstrumentation(
             types,
-            List.of(new AdviceBinding(methods, TransactionalAdvice.class.getName(), false)),
-            new SeesTransactionalAnnotation()));
+            List.of(new AdviceBinding(methods, TransactionalAdvice.class.getName(), false))));
   }
 }
