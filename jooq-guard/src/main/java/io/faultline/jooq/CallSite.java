@@ -97,6 +97,36 @@ public record CallSite(String className, String methodName, String fileName, int
     return WALKER.walk(CallSite::firstApplicationFrame);
   }
 
+  /**
+   * The call site of the outermost jOOQ transaction running on this thread, found from its stack:
+   * the application frame that called into the bottom-most run of {@code org.jooq} frames. Called
+   * while that transaction's frames are still on the stack (at a nested begin, a commit, a
+   * statement), it names the same frame {@link #current()} would have at its begin, without walking
+   * the stack at every top-level begin. UNKNOWN when no jOOQ frame is on the stack.
+   */
+  public static CallSite outermostTransaction() {
+    return WALKER.walk(CallSite::applicationFrameBelowLastJooqRun);
+  }
+
+  private static CallSite applicationFrameBelowLastJooqRun(Stream<StackWalker.StackFrame> frames) {
+    StackWalker.StackFrame[] found = new StackWalker.StackFrame[1];
+    boolean[] inJooqRun = new boolean[1];
+    frames
+        .limit(MAX_FRAMES)
+        .forEach(
+            f -> {
+              if (isApplicationFrame(f)) {
+                if (inJooqRun[0]) {
+                  found[0] = f;
+                  inJooqRun[0] = false;
+                }
+              } else if (f.getClassName().startsWith("org.jooq.")) {
+                inJooqRun[0] = true;
+              }
+            });
+    return found[0] == null ? UNKNOWN : cached(found[0]);
+  }
+
   private static CallSite firstApplicationFrame(Stream<StackWalker.StackFrame> frames) {
     // A pipeline, not an iterator: the iterator's adapter buffers and costs a third of the walk.
     return frames

@@ -96,13 +96,14 @@ public final class TransactionGuard {
     CallSite site;
     try {
       ledger = Ledgers.of(ctx.configuration());
-      site = CallSite.current();
       if (ledger == null) {
         ledger = Ledgers.open(ctx.configuration());
-        ledger.push(LevelKind.TOP, site);
+        // Its call site is found when first needed (Ledger.topCallSite), not walked here.
+        ledger.push(LevelKind.TOP, null);
         metrics.recordDepth(1);
         return true;
       }
+      site = CallSite.current();
     } catch (RuntimeException e) {
       errors.record(e);
       return true;

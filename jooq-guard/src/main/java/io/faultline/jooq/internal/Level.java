@@ -6,7 +6,8 @@ import io.faultline.jooq.CallSite;
 public final class Level {
 
   final LevelKind kind;
-  final CallSite callSite;
+  // Null for a top level until someone asks: see Ledger#topCallSite.
+  CallSite callSite;
   final int depth;
 
   /** Whether the delegate failed to begin it. */
@@ -26,9 +27,12 @@ public final class Level {
     return kind;
   }
 
-  /** Where it was begun. */
+  /**
+   * Where it was begun; for a top level, ask {@link Ledger#topCallSite()}, which finds it on first
+   * use (until then this says UNKNOWN).
+   */
   public CallSite callSite() {
-    return callSite;
+    return callSite == null ? CallSite.UNKNOWN : callSite;
   }
 
   /** 1 for the top level. */
