@@ -168,11 +168,15 @@ final class BenchmarkReport {
       i++;
       goal(s.name() + ": throughput with Faultline", "≥ 0.99 × no agent", fmt3(ft), ft >= 0.99);
       goal(s.name() + ": p99 with Faultline", "≤ 1.05 × no agent", fmt3(fp), fp <= 1.05);
+      // Overhead is the CPU an agent adds per record: a capped run's throughput is the cap for
+      // every variant, so a throughput ratio there cannot tell the agents apart.
+      double fc = s.medianCpuRatio(Variant.FAULTLINE);
+      double oc = s.medianCpuRatio(Variant.OTEL);
       goal(
           s.name() + ": overhead below OpenTelemetry's",
-          "throughput ratio above OTel's",
-          fmt3(ft) + " vs OTel " + fmt3(ot),
-          ft > ot);
+          "CPU per record ÷ no agent below OTel's",
+          fmt3(fc) + " vs OTel " + fmt3(oc) + " (throughput " + fmt3(ft) + " vs " + fmt3(ot) + ")",
+          fc < oc);
     }
     new BarChart(
             "Throughput ÷ no agent (median of per-round ratios)",

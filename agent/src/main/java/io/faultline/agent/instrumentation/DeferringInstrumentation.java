@@ -21,8 +21,9 @@ public final class DeferringInstrumentation implements Instrumentation {
   private final Instrumentation jvm;
   private final DeferredTransformer deferred;
   private final ClassFileFilter filter;
+  // By identity: a transformer's equals (Byte Buddy's are value-based) must not merge two.
   private final java.util.Map<ClassFileTransformer, ClassFileTransformer> added =
-      new java.util.concurrent.ConcurrentHashMap<>();
+      java.util.Collections.synchronizedMap(new java.util.IdentityHashMap<>());
 
   /** A cheap look at a class file before a transformer is asked about it. */
   @FunctionalInterface
