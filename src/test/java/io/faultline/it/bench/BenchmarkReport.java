@@ -257,17 +257,24 @@ final class BenchmarkReport {
                 + " `DefaultTransactionProvider` and `GuardedTransactionProvider` wrapping it (with"
                 + " `statementTimeout(30s)` and `lockTimeout(10s)`, so it has settings to apply)."
                 + " `flat`: read a row, update it; `nested`: the update in a nested transaction"
-                + " (a savepoint the application asked for). %d interleaved rounds (the pair's"
-                + " order alternating) of %d s"
-                + " after a 1 s warm-up; statements per transaction are every statement"
-                + " `pg_stat_statements` counted in the database during the measured seconds"
-                + " (BEGIN, COMMIT, SAVEPOINT and SET included), divided by the committed"
-                + " transactions.%n%n",
+                + " (a savepoint the application asked for). %d rounds; in each, the two"
+                + " providers take turns on the same worker threads in %d ms slices, %d s each"
+                + " after a 1 s warm-up (one configuration's TPS moved by up to 1.5× from one"
+                + " 4 s run to the next here, so runs one after the other compared the moments,"
+                + " not the providers). Each provider connects as its own database role, and its"
+                + " statements per transaction are every statement `pg_stat_statements` counted"
+                + " for that role in the measured seconds (BEGIN, COMMIT, SAVEPOINT and SET"
+                + " included), divided by its committed transactions. Client CPU is the worker"
+                + " threads' CPU time in the provider's slices (jOOQ, the provider, pgjdbc,"
+                + " HikariCP) per committed transaction; PostgreSQL shares the two cores, so"
+                + " client CPU comes out of TPS.%n%n",
             m.settings().jooqRounds(),
+            JooqTpsBenchmark.SLICE.toMillis(),
             m.settings().jooqSeconds()));
     b.append(
-        "| workload | threads | bare TPS | guarded TPS | guarded ÷ bare | bare statements/tx |"
-            + " guarded statements/tx |\n|---|---|---|---|---|---|---|\n");
+        "| workload | threads | bare TPS | guarded TPS | guarded ÷ bare | bare client CPU µs/tx |"
+            + " guarded client CPU µs/tx | bare statements/tx | guarded statements/tx |\n"
+            + "|---|---|---|---|---|---|---|---|---|\n");
     List<String> cats = new ArrayList<>();
     List<double[]> bars = new ArrayList<>();
     double worstRatio = Double.MAX_VALUE;
@@ -286,17 +293,23 @@ final class BenchmarkReport {
         double bareSt = Stats.median(bare.stream().mapToDouble(Run::statementsPerTx).toArray());
         double guardedSt =
             Stats.median(guarded.stream().mapToDouble(Run::statementsPerTx).toArray());
+        double bareCpu =
+            Stats.median(bare.stream().mapToDouble(Run::clientCpuMicrosPerTx).toArray());
+        double guardedCpu =
+            Stats.median(guarded.stream().mapToDouble(Run::clientCpuMicrosPerTx).toArray());
         worstRatio = Math.min(worstRatio, ratio);
         worstExtra = Math.max(worstExtra, guardedSt - bareSt);
         b.append(
             String.format(
                 Locale.ROOT,
-                "| %s | %d | %,.0f | %,.0f | %.3f | %.3f | %.3f |%n",
+                "| %s | %d | %,.0f | %,.0f | %.3f | %.1f | %.1f | %.3f | %.3f |%n",
                 workload,
                 threads,
                 bareTps,
                 guardedTps,
                 ratio,
+                bareCpu,
+                guardedCpu,
                 bareSt,
                 guardedSt));
         cats.add(workload + ", " + threads + " thread" + (threads > 1 ? "s" : ""));

@@ -5,7 +5,10 @@ import io.faultline.core.finding.Findings;
 import io.faultline.it.servers.PostgresServer;
 import io.faultline.jooq.GuardedTransactionProvider;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -16,8 +19,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
@@ -31,26 +37,49 @@ import org.jooq.impl.DefaultTransactionProvider;
  * Transactions per second against the real PostgreSQL, the bare {@link DefaultTransactionProvider}
  * against {@link GuardedTransactionProvider} (with a statement and a lock timeout, so it has
  * something to set), a flat workload (read a row, update it) and a nested one (the update in a
- * nested transaction: a savepoint of the application's own), on 1 and 8 threads, interleaved (the
- * pair's order alternating from round to round). Each run warms up for a second, then resets {@code
- * pg_stat_statements} and counts every statement the server executed per committed transaction.
+ * nested transaction: a savepoint of the application's own), on 1 and 8 threads.
+ *
+ * <p>The two providers take turns in {@link #SLICE} slices within one measured window, the same
+ * worker threads switching between them: on this machine a 4 s run of one configuration gave
+ * anything from 660 to 1,030 TPS (commit fsyncs, checkpoints, the other containers), so two runs
+ * one after the other compared the seconds more than the providers; slices a fifth of a second long
+ * see the same server. Each provider connects as its own database role, so {@code
+ * pg_stat_statements} (reset after a warm-up) still counts every statement each one made the server
+ * run, per committed transaction.
  */
 final class JooqTpsBenchmark {
 
   /** Provider × workload × threads. */
   record Key(String workload, int threads, String provider) {}
 
-  /** One measured run: committed transactions per second and server statements per transaction. */
-  record Run(double tps, double statementsPerTx, Map<String, Long> statements) {}
+  /**
+   * One measured run: committed transactions per second, the worker threads' CPU per committed
+   * transaction (the client side: jOOQ, the provider, pgjdbc, HikariCP), and server statements per
+   * transaction.
+   */
+  record Run(
+      double tps,
+      double clientCpuMicrosPerTx,
+      double statementsPerTx,
+      Map<String, Long> statements) {}
 
   static final String BARE = "bare";
   static final String GUARDED = "guarded";
 
+  /** How long one provider has the workers before the other takes over. */
+  static final Duration SLICE = Duration.ofMillis(200);
+
   private static final int ROWS = 10_000;
+
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
   private final PostgresServer postgres;
   private final BenchSettings settings;
-  private final String table = "bench_tps_" + Long.toHexString(System.nanoTime());
+  private final String suffix = Long.toHexString(System.nanoTime());
+  private final String table = "bench_tps_" + suffix;
+  private final Map<String, String> roles =
+      Map.of(BARE, "bench_bare_" + suffix, GUARDED, "bench_guarded_" + suffix);
+  private final String rolePassword = "bench-" + suffix;
   private boolean statementsCounted;
 
   JooqTpsBenchmark(PostgresServer postgres, BenchSettings settings) {
@@ -69,6 +98,10 @@ final class JooqTpsBenchmark {
         Statement s = c.createStatement()) {
       s.execute("CREATE TABLE " + table + " (id int PRIMARY KEY, counter bigint NOT NULL)");
       s.execute("INSERT INTO " + table + " SELECT g, 0 FROM generate_series(1, " + ROWS + ") g");
+      for (String role : roles.values()) {
+        s.execute("CREATE ROLE " + role + " LOGIN PASSWORD '" + rolePassword + "'");
+        s.execute("GRANT SELECT, UPDATE ON " + table + " TO " + role);
+      }
       try {
         s.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
         s.execute("SELECT pg_stat_statements_reset()");
@@ -78,18 +111,22 @@ final class JooqTpsBenchmark {
       }
     }
     Map<Key, List<Run>> runs = new LinkedHashMap<>();
-    try (HikariDataSource pool = postgres.newPool(cfg -> cfg.setMaximumPoolSize(8))) {
+    try (HikariDataSource barePool = pool(BARE);
+        HikariDataSource guardedPool = pool(GUARDED)) {
+      Map<String, DSLContext> dsls = new LinkedHashMap<>();
+      dsls.put(BARE, dsl(barePool, false));
+      dsls.put(GUARDED, dsl(guardedPool, true));
       for (int round = 0; round < settings.jooqRounds(); round++) {
         for (String workload : List.of("flat", "nested")) {
           for (int threads : new int[] {1, 8}) {
-            // Alternate which provider goes first: the table's dead tuples and the machine's
-            // other load drift within a round, and a fixed order would hand that drift to one.
+            // Who goes first alternates, so neither always has the first slice after a switch.
             List<String> order = round % 2 == 0 ? List.of(BARE, GUARDED) : List.of(GUARDED, BARE);
-            for (String provider : order) {
+            Map<String, Run> pair = measure(dsls, order, workload.equals("nested"), threads);
+            for (String provider : List.of(BARE, GUARDED)) {
               Key key = new Key(workload, threads, provider);
-              Run run = measure(pool, key);
-              System.out.printf("bench: jooq round %d %s: %s%n", round + 1, key, run);
-              runs.computeIfAbsent(key, k -> new ArrayList<>()).add(run);
+              System.out.printf(
+                  "bench: jooq round %d %s: %s%n", round + 1, key, pair.get(provider));
+              runs.computeIfAbsent(key, k -> new ArrayList<>()).add(pair.get(provider));
             }
           }
         }
@@ -98,6 +135,9 @@ final class JooqTpsBenchmark {
       try (Connection c = postgres.connect();
           Statement s = c.createStatement()) {
         s.execute("DROP TABLE IF EXISTS " + table);
+        for (String role : roles.values()) {
+          s.execute("DROP ROLE IF EXISTS " + role);
+        }
       }
     }
     return runs;
@@ -120,22 +160,34 @@ final class JooqTpsBenchmark {
         }
         System.out.printf(
             Locale.ROOT,
-            "bench: jooq %s %d thread(s): bare %.0f TPS, guarded %.0f TPS (medians);"
-                + " guarded/bare per round%s; median %.3f%n",
+            "bench: jooq %s %d thread(s): bare %.0f TPS %.1f µs CPU/tx, guarded %.0f TPS %.1f µs"
+                + " CPU/tx (medians); guarded/bare per round%s; median %.3f%n",
             workload,
             threads,
             Stats.median(bare.stream().mapToDouble(Run::tps).toArray()),
+            Stats.median(bare.stream().mapToDouble(Run::clientCpuMicrosPerTx).toArray()),
             Stats.median(guarded.stream().mapToDouble(Run::tps).toArray()),
+            Stats.median(guarded.stream().mapToDouble(Run::clientCpuMicrosPerTx).toArray()),
             perRound,
             Stats.median(ratios));
       }
     }
   }
 
-  private Run measure(HikariDataSource pool, Key key) throws Exception {
+  private HikariDataSource pool(String provider) {
+    return postgres.newPool(
+        cfg -> {
+          cfg.setMaximumPoolSize(8);
+          cfg.setUsername(roles.get(provider));
+          cfg.setPassword(rolePassword);
+          cfg.setPoolName("bench-" + provider);
+        });
+  }
+
+  private static DSLContext dsl(HikariDataSource pool, boolean guarded) {
     DataSourceConnectionProvider connections = new DataSourceConnectionProvider(pool);
     TransactionProvider provider = new DefaultTransactionProvider(connections);
-    if (key.provider().equals(GUARDED)) {
+    if (guarded) {
       provider =
           GuardedTransactionProvider.wrap(provider)
               .statementTimeout(Duration.ofSeconds(30))
@@ -144,48 +196,97 @@ final class JooqTpsBenchmark {
               .findings(new Findings(Duration.ZERO, Clock.systemUTC(), System.getLogger("bench")))
               .build();
     }
-    DSLContext dsl =
-        DSL.using(
-            new DefaultConfiguration().set(SQLDialect.POSTGRES).set(connections).set(provider));
-    boolean nested = key.workload().equals("nested");
-    drive(dsl, nested, key.threads(), Duration.ofSeconds(1));
-    resetStatements();
-    long start = System.nanoTime();
-    long committed = drive(dsl, nested, key.threads(), Duration.ofSeconds(settings.jooqSeconds()));
-    double seconds = (System.nanoTime() - start) / 1e9;
-    Map<String, Long> statements = statementsSinceReset();
-    long total = statements.values().stream().mapToLong(Long::longValue).sum();
-    return new Run(
-        committed / seconds,
-        statementsCounted ? (double) total / committed : Double.NaN,
-        statements);
+    return DSL.using(
+        new DefaultConfiguration().set(SQLDialect.POSTGRES).set(connections).set(provider));
   }
 
-  private long drive(DSLContext dsl, boolean nested, int threads, Duration duration)
+  /** A warm-up second, then {@code jooqSeconds} per provider, in alternating slices. */
+  private Map<String, Run> measure(
+      Map<String, DSLContext> dsls, List<String> order, boolean nested, int threads)
+      throws Exception {
+    drive(dsls, order, nested, threads, Duration.ofSeconds(1));
+    resetStatements();
+    Map<String, double[]> driven =
+        drive(dsls, order, nested, threads, Duration.ofSeconds(settings.jooqSeconds()));
+    Map<String, Run> runs = new LinkedHashMap<>();
+    for (String provider : order) {
+      double committed = driven.get(provider)[0];
+      double seconds = driven.get(provider)[1];
+      double cpuMicros = driven.get(provider)[2] / 1e3;
+      Map<String, Long> statements = statementsSinceReset(roles.get(provider));
+      long total = statements.values().stream().mapToLong(Long::longValue).sum();
+      runs.put(
+          provider,
+          new Run(
+              committed / seconds,
+              cpuMicros / committed,
+              statementsCounted ? total / committed : Double.NaN,
+              statements));
+    }
+    return runs;
+  }
+
+  /**
+   * Runs the workload on {@code threads} workers for {@code perProvider} of each provider's slices;
+   * returns per provider {committed transactions, seconds it had, its workers' CPU nanoseconds}. A
+   * transaction is counted for the provider it began with, even when it ends in the next slice, and
+   * the CPU by the slice it was spent in: at most one transaction per worker per switch, the same
+   * for both.
+   */
+  private Map<String, double[]> drive(
+      Map<String, DSLContext> dsls,
+      List<String> order,
+      boolean nested,
+      int threads,
+      Duration perProvider)
       throws InterruptedException {
+    AtomicInteger current = new AtomicInteger(-1);
+    LongAdder[] committed = {new LongAdder(), new LongAdder()};
+    DSLContext[] contexts = {dsls.get(order.get(0)), dsls.get(order.get(1))};
     AtomicBoolean stop = new AtomicBoolean();
-    LongAdder committed = new LongAdder();
     List<Thread> workers = new ArrayList<>();
     List<Throwable> errors = new ArrayList<>();
+    CountDownLatch started = new CountDownLatch(threads);
     for (int t = 0; t < threads; t++) {
       Thread w =
           new Thread(
               () -> {
+                started.countDown();
                 try {
                   while (!stop.get()) {
-                    transaction(dsl, nested);
-                    committed.increment();
+                    int slot = current.get();
+                    if (slot < 0) {
+                      Thread.onSpinWait();
+                      continue;
+                    }
+                    transaction(contexts[slot], nested);
+                    committed[slot].increment();
                   }
                 } catch (Throwable e) {
                   synchronized (errors) {
                     errors.add(e);
                   }
                 }
-              });
+              },
+              "bench-jooq-" + t);
       workers.add(w);
       w.start();
     }
-    Thread.sleep(duration.toMillis());
+    started.await();
+    long[] nanos = new long[2];
+    long[] cpu = new long[2];
+    int slices = (int) Math.max(1, perProvider.toNanos() / SLICE.toNanos());
+    long cpuBefore = cpuNanos(workers);
+    for (int i = 0; i < 2 * slices; i++) {
+      int slot = i % 2;
+      long from = System.nanoTime();
+      current.set(slot);
+      TimeUnit.NANOSECONDS.sleep(SLICE.toNanos());
+      nanos[slot] += System.nanoTime() - from;
+      long cpuNow = cpuNanos(workers);
+      cpu[slot] += cpuNow - cpuBefore;
+      cpuBefore = cpuNow;
+    }
     stop.set(true);
     for (Thread w : workers) {
       w.join();
@@ -193,7 +294,20 @@ final class JooqTpsBenchmark {
     if (!errors.isEmpty()) {
       throw new IllegalStateException("a transaction failed", errors.get(0));
     }
-    return committed.sum();
+    Map<String, double[]> result = new LinkedHashMap<>();
+    for (int slot = 0; slot < 2; slot++) {
+      result.put(
+          order.get(slot), new double[] {committed[slot].sum(), nanos[slot] / 1e9, cpu[slot]});
+    }
+    return result;
+  }
+
+  private static long cpuNanos(List<Thread> workers) {
+    long sum = 0;
+    for (Thread w : workers) {
+      sum += Math.max(0, THREADS.getThreadCpuTime(w.getId()));
+    }
+    return sum;
   }
 
   private void transaction(DSLContext dsl, boolean nested) {
@@ -225,28 +339,30 @@ final class JooqTpsBenchmark {
     }
   }
 
-  /** Calls per normalised statement since the reset, the benchmark's own queries left out. */
-  private Map<String, Long> statementsSinceReset() throws SQLException {
+  /** Calls per normalised statement of {@code role} since the reset. */
+  private Map<String, Long> statementsSinceReset(String role) throws SQLException {
     Map<String, Long> calls = new LinkedHashMap<>();
     if (!statementsCounted) {
       return calls;
     }
     try (Connection c = postgres.connect();
-        Statement s = c.createStatement();
-        ResultSet rs =
-            s.executeQuery(
+        PreparedStatement s =
+            c.prepareStatement(
                 "SELECT query, sum(calls) FROM pg_stat_statements"
-                    + " WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())"
-                    + " AND query NOT LIKE '%pg_stat_statements%'"
+                    + " WHERE userid = (SELECT oid FROM pg_roles WHERE rolname = ?)"
                     + " GROUP BY query ORDER BY 2 DESC")) {
-      while (rs.next()) {
-        // pgjdbc names every savepoint anew (JDBC_SAVEPOINT_<n>): one kind of statement.
-        String kind =
-            rs.getString(1)
-                .replaceAll("\\s+", " ")
-                .replaceAll("JDBC_SAVEPOINT_\\d+", "JDBC_SAVEPOINT_<n>")
-                .strip();
-        calls.merge(kind, rs.getLong(2), Long::sum);
+      s.setString(1, role);
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          // pgjdbc names every savepoint anew (JDBC_SAVEPOINT_<n>): one kind of statement.
+          String kind =
+              rs.getString(1)
+                  .replaceAll("\\s+", " ")
+                  .replaceAll("JDBC_SAVEPOINT_\\d+", "JDBC_SAVEPOINT_<n>")
+                  .replace(table, "bench_tps")
+                  .strip();
+          calls.merge(kind, rs.getLong(2), Long::sum);
+        }
       }
     }
     return calls;
