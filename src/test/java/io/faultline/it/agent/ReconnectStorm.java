@@ -45,6 +45,7 @@ final class ReconnectStorm {
    * @param backlog listen queue sizes of the brokers
    * @param observe how long to sample after the election is done
    * @param sendInterval time between two records of one producer
+   * @param fetch how the consumers fetch
    */
   record Scale(
       int jvms,
@@ -53,10 +54,22 @@ final class ReconnectStorm {
       Duration window,
       int backlog,
       Duration observe,
-      Duration sendInterval) {
+      Duration sendInterval,
+      Fetch fetch) {
     int clients() {
       return jvms * (producersPerJvm + consumersPerJvm);
     }
+  }
+
+  /**
+   * The consumers' {@code fetch.min.bytes} and {@code fetch.max.wait.ms}. With one byte, every
+   * consumer's fetch returns with the next record, and hundreds of consumers tailing a busy topic
+   * keep the shared cores busy in steady state; a large minimum parks each fetch at the broker for
+   * the wait instead.
+   */
+  record Fetch(int minBytes, Duration maxWait) {
+    /** Kafka's default minimum, a short wait: a fetch per record. */
+    static final Fetch EAGER = new Fetch(1, Duration.ofMillis(200));
   }
 
   /** One phase: its samples and its record account. */
@@ -196,7 +209,9 @@ final class ReconnectStorm {
         Integer.toString(scale.consumersPerJvm()),
         ready.toString(),
         ackedFiles(phase).get(jvm).toString(),
-        Long.toString(scale.sendInterval().toMillis()));
+        Long.toString(scale.sendInterval().toMillis()),
+        Integer.toString(scale.fetch().minBytes()),
+        Long.toString(scale.fetch().maxWait().toMillis()));
   }
 
   private static void awaitReady(List<ChildJvm.Running> children, List<Path> readyFiles)

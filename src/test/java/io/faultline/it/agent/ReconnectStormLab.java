@@ -20,7 +20,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * <p>Size: {@code -Dfaultline.bench.storm.jvms} (2), {@code .producers} and {@code .consumers} per
  * JVM (125 each), {@code .window-ms} (3000, the default window), {@code .backlog} (16), {@code
  * .observe-s} (18: seconds sampled after the election), {@code .send-interval-ms} (100: between two
- * records of one producer). Prints the table and writes it with the per-10 ms series to {@code
+ * records of one producer), {@code .fetch-min-bytes} (1) and {@code .fetch-max-wait-ms} (200: the
+ * consumers'). Prints the table and writes it with the per-10 ms series to {@code
  * src/test/target/reconnect-storm/}.
  */
 @RequiresDocker("the brokers' own network namespaces with small listen queues")
@@ -37,7 +38,11 @@ class ReconnectStormLab {
             Duration.ofMillis(Integer.getInteger("faultline.bench.storm.window-ms", 3000)),
             Integer.getInteger("faultline.bench.storm.backlog", 16),
             Duration.ofSeconds(Integer.getInteger("faultline.bench.storm.observe-s", 18)),
-            Duration.ofMillis(Integer.getInteger("faultline.bench.storm.send-interval-ms", 100)));
+            Duration.ofMillis(Integer.getInteger("faultline.bench.storm.send-interval-ms", 100)),
+            new ReconnectStorm.Fetch(
+                Integer.getInteger("faultline.bench.storm.fetch-min-bytes", 1),
+                Duration.ofMillis(
+                    Integer.getInteger("faultline.bench.storm.fetch-max-wait-ms", 200))));
     Path out = Path.of("target", "reconnect-storm");
     ReconnectStorm.Result r = new ReconnectStorm(scale, out).run();
     String table = StormReport.table(r);

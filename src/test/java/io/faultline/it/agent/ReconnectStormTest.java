@@ -23,7 +23,14 @@ class ReconnectStormTest {
   void theGateFlattensTheReconnectWaveAfterAPreferredLeaderElection() throws Exception {
     ReconnectStorm.Scale scale =
         new ReconnectStorm.Scale(
-            1, 50, 50, WINDOW, 16, WINDOW.plusSeconds(6), Duration.ofMillis(100));
+            1,
+            50,
+            50,
+            WINDOW,
+            16,
+            WINDOW.plusSeconds(6),
+            Duration.ofMillis(100),
+            ReconnectStorm.Fetch.EAGER);
     ReconnectStorm.Result r =
         new ReconnectStorm(scale, Path.of("target", "reconnect-storm-test")).run();
     String table = StormReport.table(r);

@@ -17,7 +17,7 @@ final class StormReport {
         String.format(
             Locale.ROOT,
             "%d clients (%d JVMs x (%d idempotent producers + %d consumers), a record every %d ms"
-                + " per producer); backlog %d"
+                + " per producer, consumers' fetch.min.bytes %d and fetch.max.wait.ms %d); backlog %d"
                 + " (socket.listen.backlog.size = somaxconn = tcp_max_syn_backlog);"
                 + " kafka.stagger.window %d ms; times from the election's completion, observed for"
                 + " %d s%n%n",
@@ -26,6 +26,8 @@ final class StormReport {
             s.producersPerJvm(),
             s.consumersPerJvm(),
             s.sendInterval().toMillis(),
+            s.fetch().minBytes(),
+            s.fetch().maxWait().toMillis(),
             s.backlog(),
             s.window().toMillis(),
             s.observe().toSeconds()));

@@ -18,9 +18,11 @@ import java.util.concurrent.locks.LockSupport;
  * Samples, every {@value #TICK_MS} ms, a broker's network namespace ({@code Tcp: PassiveOpens} from
  * {@code snmp}; {@code SyncookiesSent}, {@code ListenOverflows}, {@code ListenDrops} from {@code
  * netstat}) and how many connections from the clients' namespace to that broker are established
- * ({@code /proc/net/tcp} and {@code tcp6} of this JVM's namespace, where the client JVMs run). Each
- * sample keeps the time it was really taken ({@code CLOCK_MONOTONIC}, as {@link
- * System#nanoTime()}).
+ * ({@code /proc/net/tcp} and {@code tcp6} of this JVM's namespace, where the client JVMs run), the
+ * latter every {@value #ESTABLISHED_EVERY} samples and repeated in between: those tables hold every
+ * socket on the host, and reading them at 100 Hz took most of a core from the brokers and clients
+ * being measured. Each sample keeps the time it was really taken ({@code CLOCK_MONOTONIC}, as
+ * {@link System#nanoTime()}).
  *
  * <p>The machine is loaded far beyond its cores while hundreds of clients reconnect, and a sampler
  * that is not scheduled reports a burst late and lumped together. A thread of this JVM is not
@@ -33,6 +35,9 @@ import java.util.concurrent.locks.LockSupport;
 final class StormSampler {
 
   static final int TICK_MS = 10;
+
+  /** The established connections are counted every this many samples (100 ms). */
+  static final int ESTABLISHED_EVERY = 10;
 
   /** One reading; counters are the kernel's cumulative values. */
   record Sample(
@@ -62,7 +67,8 @@ final class StormSampler {
 
   /** Starts sampling: in its own process when {@code python3} runs, else on a thread here. */
   void start() throws IOException {
-    sampleHere(new ProcNetTcp(java.nio.ByteOrder.nativeOrder())); // fail early if unreadable
+    // Fail early if unreadable.
+    sampleHere(established(new ProcNetTcp(java.nio.ByteOrder.nativeOrder())));
     Path script = Files.createTempFile("storm_sampler", ".py");
     try (InputStream in = StormSampler.class.getResourceAsStream("storm_sampler.py")) {
       Files.write(script, in.readAllBytes());
@@ -163,10 +169,14 @@ final class StormSampler {
               ProcNetTcp parser = ProcNetTcp.nativeOrder();
               realtime = raiseToRealtime();
               long next = System.nanoTime();
-              while (running) {
+              int connected = 0;
+              for (int tick = 0; running; tick++) {
                 next += TICK_MS * 1_000_000L;
                 try {
-                  samples.add(sampleHere(parser));
+                  if (tick % ESTABLISHED_EVERY == 0) {
+                    connected = established(parser);
+                  }
+                  samples.add(sampleHere(connected));
                 } catch (Exception e) {
                   failure = e;
                   return;
@@ -201,7 +211,7 @@ final class StormSampler {
     }
   }
 
-  private Sample sampleHere(ProcNetTcp parser) {
+  private Sample sampleHere(int established) {
     try {
       long at = System.nanoTime();
       List<String> snmpLines = Files.readAllLines(snmp);
@@ -212,7 +222,7 @@ final class StormSampler {
           counter(netstatLines, "TcpExt:", "SyncookiesSent"),
           counter(netstatLines, "TcpExt:", "ListenOverflows"),
           counter(netstatLines, "TcpExt:", "ListenDrops"),
-          established(parser));
+          established);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -236,7 +246,7 @@ final class StormSampler {
     throw new IllegalStateException("no " + group + " " + name + " counter");
   }
 
-  private int established(ProcNetTcp parser) throws IOException {
+  private int established(ProcNetTcp parser) {
     int count = 0;
     String address = broker.getAddress().getHostAddress();
     for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
@@ -244,7 +254,13 @@ final class StormSampler {
       if (!Files.exists(path)) {
         continue;
       }
-      for (ProcNetTcp.Entry e : parser.parse(Files.readAllLines(path))) {
+      List<String> lines;
+      try {
+        lines = Files.readAllLines(path);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      for (ProcNetTcp.Entry e : parser.parse(lines)) {
         if (e.state() == TcpState.ESTABLISHED
             && e.remote().getPort() == broker.getPort()
             && e.remote().getAddress().getHostAddress().replace("::ffff:", "").equals(address)) {

@@ -33,7 +33,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * acknowledged record to the {@code acked} file and prints {@code acked=A failed=F consumed=C}.
  *
  * <p>Arguments: bootstrap servers, topic, tag (prefix of the record keys), p, c, ready file, acked
- * file, and optionally the milliseconds between two sends of a producer (100).
+ * file, and optionally the milliseconds between two sends of a producer (100), and the consumers'
+ * {@code fetch.min.bytes} (1) and {@code fetch.max.wait.ms} (200).
  */
 public final class KafkaStormClientsApp {
 
@@ -51,6 +52,8 @@ public final class KafkaStormClientsApp {
     Path ready = Path.of(args[5]);
     Path ackedFile = Path.of(args[6]);
     long sendIntervalMs = args.length > 7 ? Long.parseLong(args[7]) : 100;
+    int fetchMinBytes = args.length > 8 ? Integer.parseInt(args[8]) : 1;
+    int fetchMaxWaitMs = args.length > 9 ? Integer.parseInt(args[9]) : 200;
 
     List<KafkaProducer<String, String>> producers = new ArrayList<>();
     for (int i = 0; i < p; i++) {
@@ -63,7 +66,8 @@ public final class KafkaStormClientsApp {
     }
     for (int i = 0; i < c; i++) {
       KafkaConsumer<String, String> consumer =
-          new KafkaConsumer<>(consumerProps(bootstrap, tag + "-c" + i));
+          new KafkaConsumer<>(
+              consumerProps(bootstrap, tag + "-c" + i, fetchMinBytes, fetchMaxWaitMs));
       consumer.assign(partitions);
       consumers.add(consumer);
     }
@@ -188,13 +192,15 @@ public final class KafkaStormClientsApp {
     return props;
   }
 
-  private static Properties consumerProps(String bootstrap, String clientId) {
+  private static Properties consumerProps(
+      String bootstrap, String clientId, int fetchMinBytes, int fetchMaxWaitMs) {
     Properties props = new Properties();
     props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     props.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
     props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 200);
+    props.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, fetchMinBytes);
+    props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, fetchMaxWaitMs);
     props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 64 * 1024);
     props.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 128 * 1024);
     props.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, 32 * 1024);
