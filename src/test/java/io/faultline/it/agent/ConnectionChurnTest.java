@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
  * TIME_WAIT sockets it leaves are counted apart from the host's and the host is untouched), runs a
  * client that opens a connection per request to a JDK {@code HttpServer} on loopback and a
  * keep-alive client to another one. {@code NET_CONNECTION_CHURN} is raised for the first
- * destination only, {@code faultline.net.connects} counts both, and the namespace's TIME_WAIT count
- * rises by about one per churned connection.
+ * destination only, {@code faultline.net.connects} counts both, the TIME_WAIT gauge agrees with the
+ * namespace's sockets in {@code /proc/net/tcp}, and it rises by about one per churned connection.
  */
 class ConnectionChurnTest {
 
@@ -70,9 +70,19 @@ class ConnectionChurnTest {
         .as("findings after the churn stopped")
         .doesNotContain("NET_CONNECTION_CHURN");
     assertThat(before).as("TIME_WAIT in the fresh namespace before").isBetween(0L, 5L);
+    String states = group(out, "tcp-states (.*)");
+    long kernelTimeWait = Long.parseLong(group(states, "TIME_WAIT=(\\d+)"));
+    assertThat(after)
+        .as("the gauge against the namespace's own TIME_WAIT sockets (by state: %s)", states)
+        .isBetween(kernelTimeWait - 3, kernelTimeWait + 3);
+    // Every churned connection is in TIME_WAIT on a quiet machine (360 of 360 in every run here);
+    // one CI run on a machine loaded by a benchmark counted 324, so the bound is the signal (the
+    // count grows with the churn), not an exact tally.
     assertThat(after - before)
-        .as("TIME_WAIT rise for %d closed connections", churnRequests)
-        .isGreaterThanOrEqualTo(churnRequests * 95 / 100);
+        .as(
+            "TIME_WAIT rise for %d closed connections (sockets by state: %s)",
+            churnRequests, states)
+        .isGreaterThanOrEqualTo(churnRequests * 3 / 4);
   }
 
   private static long connects(String report, String destination) {

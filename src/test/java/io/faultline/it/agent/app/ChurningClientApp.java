@@ -14,6 +14,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -25,10 +29,11 @@ import java.util.regex.Pattern;
  * ({@code java.net.http.HttpClient}) keeps one connection alive beside it. Reads its own agent's
  * endpoint and prints {@code churn <host:port>}, {@code keepalive <host:port>}, {@code requests
  * <churn> <keepalive>}, {@code timewait-before/after <n>} (the agent's {@code
- * faultline_host_tcp_time_wait} gauge, from this network namespace's sockstat), {@code
- * findings-during <json>} each second of the churn, then (2.5 s after it) the findings JSON and the
- * {@code faultline_net_connect*} lines between {@code report-begin} and {@code report-end}. Args:
- * the agent's endpoint port, seconds to churn, requests per second.
+ * faultline_host_tcp_time_wait} gauge, from this network namespace's sockstat), {@code tcp-states
+ * {STATE=n, ...}} (this namespace's sockets by state, after the churn), {@code findings-during
+ * <json>} each second of the churn, then (2.5 s after it) the findings JSON and the {@code
+ * faultline_net_connect*} lines between {@code report-begin} and {@code report-end}. Args: the
+ * agent's endpoint port, seconds to churn, requests per second.
  */
 public final class ChurningClientApp {
 
@@ -105,6 +110,7 @@ public final class ChurningClientApp {
     // Two more churn rounds: the finding clears once the rate is down.
     Thread.sleep(2500);
     System.out.println("timewait-after " + timeWait(agent));
+    System.out.println("tcp-states " + tcpStates());
     System.out.println("report-begin");
     System.out.println(get(agent + "/faultline/findings"));
     for (String line : get(agent + "/metrics").split("\n")) {
@@ -179,6 +185,42 @@ public final class ChurningClientApp {
         response.append(new String(buffer, 0, n, StandardCharsets.US_ASCII));
       }
     }
+  }
+
+  /**
+   * This namespace's TCP sockets by state, from {@code /proc/net/tcp} and {@code tcp6}: when the
+   * TIME_WAIT count falls short, says where the missing connections are.
+   */
+  private static String tcpStates() throws IOException {
+    String[] names = {
+      "?",
+      "ESTABLISHED",
+      "SYN_SENT",
+      "SYN_RECV",
+      "FIN_WAIT1",
+      "FIN_WAIT2",
+      "TIME_WAIT",
+      "CLOSE",
+      "CLOSE_WAIT",
+      "LAST_ACK",
+      "LISTEN",
+      "CLOSING"
+    };
+    Map<String, Integer> counts = new TreeMap<>();
+    for (String file : new String[] {"/proc/net/tcp", "/proc/net/tcp6"}) {
+      Path path = Path.of(file);
+      if (!Files.isReadable(path)) {
+        continue;
+      }
+      for (String line : Files.readAllLines(path)) {
+        String[] f = line.trim().split("\\s+");
+        if (f.length > 3 && f[3].matches("[0-9A-F]{2}")) {
+          int state = Integer.parseInt(f[3], 16);
+          counts.merge(state < names.length ? names[state] : f[3], 1, Integer::sum);
+        }
+      }
+    }
+    return counts.toString();
   }
 
   private static long timeWait(String agent) throws IOException {
