@@ -66,6 +66,12 @@ final class JooqTpsBenchmark {
   static final String BARE = "bare";
   static final String GUARDED = "guarded";
 
+  /**
+   * What one provider got of a measured window: transactions committed, wall time in its slices,
+   * its workers' CPU time in them.
+   */
+  private record Share(long committed, long nanos, long cpuNanos) {}
+
   /** How long one provider has the workers before the other takes over. */
   static final Duration SLICE = Duration.ofMillis(200);
 
@@ -206,20 +212,19 @@ final class JooqTpsBenchmark {
       throws Exception {
     drive(dsls, order, nested, threads, Duration.ofSeconds(1));
     resetStatements();
-    Map<String, double[]> driven =
+    Map<String, Share> driven =
         drive(dsls, order, nested, threads, Duration.ofSeconds(settings.jooqSeconds()));
     Map<String, Run> runs = new LinkedHashMap<>();
     for (String provider : order) {
-      double committed = driven.get(provider)[0];
-      double seconds = driven.get(provider)[1];
-      double cpuMicros = driven.get(provider)[2] / 1e3;
+      Share share = driven.get(provider);
+      double committed = share.committed();
       Map<String, Long> statements = statementsSinceReset(roles.get(provider));
       long total = statements.values().stream().mapToLong(Long::longValue).sum();
       runs.put(
           provider,
           new Run(
-              committed / seconds,
-              cpuMicros / committed,
+              committed / (share.nanos() / 1e9),
+              share.cpuNanos() / 1e3 / committed,
               statementsCounted ? total / committed : Double.NaN,
               statements));
     }
@@ -228,12 +233,11 @@ final class JooqTpsBenchmark {
 
   /**
    * Runs the workload on {@code threads} workers for {@code perProvider} of each provider's slices;
-   * returns per provider {committed transactions, seconds it had, its workers' CPU nanoseconds}. A
-   * transaction is counted for the provider it began with, even when it ends in the next slice, and
-   * the CPU by the slice it was spent in: at most one transaction per worker per switch, the same
-   * for both.
+   * returns per provider what it got of the window. A transaction is counted for the provider it
+   * began with, even when it ends in the next slice, and the CPU by the slice it was spent in: at
+   * most one transaction per worker per switch, the same for both.
    */
-  private Map<String, double[]> drive(
+  private Map<String, Share> drive(
       Map<String, DSLContext> dsls,
       List<String> order,
       boolean nested,
@@ -294,10 +298,9 @@ final class JooqTpsBenchmark {
     if (!errors.isEmpty()) {
       throw new IllegalStateException("a transaction failed", errors.get(0));
     }
-    Map<String, double[]> result = new LinkedHashMap<>();
+    Map<String, Share> result = new LinkedHashMap<>();
     for (int slot = 0; slot < 2; slot++) {
-      result.put(
-          order.get(slot), new double[] {committed[slot].sum(), nanos[slot] / 1e9, cpu[slot]});
+      result.put(order.get(slot), new Share(committed[slot].sum(), nanos[slot], cpu[slot]));
     }
     return result;
   }
