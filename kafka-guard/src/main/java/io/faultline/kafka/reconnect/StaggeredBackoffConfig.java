@@ -23,6 +23,13 @@ import java.util.function.DoubleSupplier;
  * backoff setting can spread that; the agent's {@link ReconnectGate} can, because it delays the
  * connection initiation itself by a random amount from the moment the client wants the node.
  *
+ * <p>Nor can it spread a <b>short outage</b>. The backoff doubles from {@code reconnect.backoff.ms}
+ * with every failed attempt, so the drawn maximum only matters once a client has failed often
+ * enough to reach it: from 50 ms, about 7 failures for a 4 s maximum (some 13 s when each attempt
+ * ends at a 1 s connection setup timeout). A broker back within a few seconds finds every client at
+ * a small backoff, and they return within about a second of each other, with or without this
+ * helper.
+ *
  * <pre>{@code
  * Properties props = StaggeredBackoffConfig.defaults().apply(myProducerProps);
  * new KafkaProducer<>(props, ...);
