@@ -1,7 +1,9 @@
 package io.faultline.jooq;
 
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -48,10 +50,18 @@ public record CallSite(String className, String methodName, String fileName, int
   /** Whether the walker may retain classes (a security manager may deny it). */
   private static final boolean CLASSES = mayRetainClasses();
 
-  private static final StackWalker WALKER =
-      CLASSES
-          ? StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE)
-          : StackWalker.getInstance();
+  private static final StackWalker WALKER = walker(0);
+
+  /**
+   * Walkers by the first batch they fetch ({@code StackWalker}'s depth estimate, the index). The
+   * JVM resolves the method of every frame it hands over, which is most of a walk's cost; a default
+   * walker fetches 8 frames, then 16, so a call site 16 frames deep (jOOQ's own frames plus the
+   * guard's) costs about 23 resolved frames where 17 do. Filled as depths are seen.
+   */
+  private static final StackWalker[] SIZED_WALKERS = new StackWalker[64];
+
+  /** How deep the last call site found by {@link #current()} was: the next walk's estimate. */
+  private static volatile int lastDepth;
 
   /**
    * Per class: whether it is a framework class (decided once per class, not per frame) and its call
@@ -94,7 +104,39 @@ public record CallSite(String className, String methodName, String fileName, int
 
   /** The call site of the current thread's caller, found by walking its stack. */
   public static CallSite current() {
-    return WALKER.walk(CallSite::firstApplicationFrame);
+    FirstApplicationFrame finder = new FirstApplicationFrame();
+    CallSite site = sizedWalker(lastDepth).walk(finder);
+    if (finder.depth != lastDepth) {
+      lastDepth = finder.depth;
+    }
+    return site;
+  }
+
+  /** A walker whose first batch holds {@code depth} frames and a margin, or the default one. */
+  private static StackWalker sizedWalker(int depth) {
+    int estimate = depth + 2;
+    if (depth <= 0 || estimate >= SIZED_WALKERS.length) {
+      return WALKER;
+    }
+    StackWalker w = SIZED_WALKERS[estimate];
+    if (w == null) {
+      w = walker(estimate);
+      SIZED_WALKERS[estimate] = w; // a benign race: walkers are interchangeable
+    }
+    return w;
+  }
+
+  private static StackWalker walker(int estimateDepth) {
+    // Reflection frames shown: they are JDK frames, skipped here like any other, and the walker's
+    // own test for them (a class name comparison per frame) was a sixth of a walk.
+    Set<StackWalker.Option> options =
+        CLASSES
+            ? Set.of(
+                StackWalker.Option.RETAIN_CLASS_REFERENCE, StackWalker.Option.SHOW_REFLECT_FRAMES)
+            : Set.of(StackWalker.Option.SHOW_REFLECT_FRAMES);
+    return estimateDepth > 0
+        ? StackWalker.getInstance(options, estimateDepth)
+        : StackWalker.getInstance(options);
   }
 
   /**
@@ -127,14 +169,26 @@ public record CallSite(String className, String methodName, String fileName, int
     return found[0] == null ? UNKNOWN : cached(found[0]);
   }
 
-  private static CallSite firstApplicationFrame(Stream<StackWalker.StackFrame> frames) {
-    // A pipeline, not an iterator: the iterator's adapter buffers and costs a third of the walk.
-    return frames
-        .limit(MAX_FRAMES)
-        .filter(CallSite::isApplicationFrame)
-        .findFirst()
-        .map(CallSite::cached)
-        .orElse(UNKNOWN);
+  /** Finds the first application frame and counts how deep it was. */
+  private static final class FirstApplicationFrame
+      implements Function<Stream<StackWalker.StackFrame>, CallSite> {
+    int depth;
+
+    @Override
+    public CallSite apply(Stream<StackWalker.StackFrame> frames) {
+      // A pipeline, not an iterator: the iterator's adapter buffers and costs a third of the walk.
+      return frames
+          .limit(MAX_FRAMES)
+          .filter(this::counted)
+          .findFirst()
+          .map(CallSite::cached)
+          .orElse(UNKNOWN);
+    }
+
+    private boolean counted(StackWalker.StackFrame f) {
+      depth++;
+      return isApplicationFrame(f);
+    }
   }
 
   private static boolean isApplicationFrame(StackWalker.StackFrame f) {
