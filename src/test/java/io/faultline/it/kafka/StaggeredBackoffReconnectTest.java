@@ -32,8 +32,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *
  * <p>The broker stays down long enough for every backoff to grow to its maximum. Backoff doubles
  * from 50 ms per failed attempt, so a short outage ends while every client is still at a small
- * backoff and no maximum can spread anything (a 3 s restart on a fast machine gave both groups a 1
- * s spread): that is a limit of the helper, written in its Javadoc, not of this test.
+ * backoff and no maximum can spread anything (a 3 s restart on a fast machine gave both groups a
+ * spread of about one second): that is a limit of the helper, written in its Javadoc, not of this
+ * test.
  */
 @ExtendWith(RealServers.class)
 class StaggeredBackoffReconnectTest {
