@@ -25,6 +25,14 @@ public final class CallSiteCounts {
    * or {@link CallSite#OTHER}) and whether this was the first count there.
    */
   public Counted increment(CallSite site) {
+    return add(site, 1);
+  }
+
+  /**
+   * Counts {@code count} occurrences at {@code site} (a sampled walk standing for several); returns
+   * what {@link #increment} does.
+   */
+  public Counted add(CallSite site, long count) {
     LongAdder adder = counts.get(site);
     CallSite key = site;
     boolean first = false;
@@ -37,7 +45,7 @@ public final class CallSiteCounts {
       adder = existing == null ? fresh : existing;
       first = existing == null;
     }
-    adder.increment();
+    adder.add(count);
     return new Counted(key, first);
   }
 

@@ -97,6 +97,18 @@ public final class JooqConfigKeys implements ConfigKeyCatalog {
           "Distinct nested-transaction call sites counted one by one; further ones are counted"
               + " together under 'other' so memory and findings stay bounded.");
 
+  /** Budget of stack walks that name nested call sites. */
+  public static final ConfigKey<Integer> CALL_SITE_WALKS =
+      ConfigKey.integer(
+          "jooq.call-sites.walks-per-second",
+          100,
+          GUARD,
+          "Nested begins per second whose call site is found by a stack walk (about 15 µs each on"
+              + " a busy thread). Below it every nested begin is walked and per-site counts are"
+              + " exact; above it begins are sampled and each walked one counts for the ones"
+              + " skipped, so per-site counts are estimates and their sum stays about the total."
+              + " 0 walks every nested begin.");
+
   /** The health poller's on/off switch. */
   public static final ConfigKey<Boolean> HEALTH_ENABLED =
       ConfigKey.bool(
@@ -157,6 +169,7 @@ public final class JooqConfigKeys implements ConfigKeyCatalog {
         IDLE_IN_TRANSACTION_TIMEOUT,
         SUBTRANSACTION_LIMIT,
         MAX_CALL_SITES,
+        CALL_SITE_WALKS,
         HEALTH_ENABLED,
         HEALTH_INTERVAL,
         LONG_TRANSACTION,

@@ -35,31 +35,36 @@ final class NestingGate {
    * Admits a nested level begun at {@code site} into {@code ledger}. Returns whether the delegate
    * should begin it (false: flattened into the outer level).
    *
+   * @param site where it was begun, or null when this begin was not walked (sampled out)
+   * @param weight how many nested begins {@code site}'s count stands for; 0 when {@code site} is
+   *     null
    * @param delegateSavepoints whether the delegate makes a nested level a savepoint
    * @throws NestedTransactionException under {@link NestingPolicy#FAIL}, before any savepoint
    */
-  boolean admit(Ledger ledger, CallSite site, boolean delegateSavepoints) {
+  boolean admit(Ledger ledger, CallSite site, int weight, boolean delegateSavepoints) {
     int depth = ledger.depth() + 1;
     CallSite counted = CallSite.UNKNOWN;
     boolean first = false;
     try {
-      CallSiteCounts.Counted c = sites.increment(site);
-      counted = c.site();
-      first = c.first();
+      if (site != null) {
+        CallSiteCounts.Counted c = sites.add(site, weight);
+        counted = c.site();
+        first = c.first();
+      }
       metrics.recordDepth(depth);
     } catch (RuntimeException e) {
       errors.record(e);
     }
     switch (policy) {
       case FAIL:
-        ledger.push(LevelKind.REFUSED, site);
+        ledger.push(LevelKind.REFUSED, site, weight);
         metrics.nestedRefused.increment();
         if (first) {
           findings.nested(ledger, counted, depth);
         }
-        throw new NestedTransactionException(ledger.topCallSite(), site, depth);
+        throw new NestedTransactionException(ledger.topCallSite(), ledger.peek().callSite(), depth);
       case FLATTEN:
-        ledger.push(LevelKind.FLATTENED, site);
+        ledger.push(LevelKind.FLATTENED, site, weight);
         metrics.nestedFlattened.increment();
         return false;
       case WARN:
@@ -68,7 +73,7 @@ final class NestingGate {
         }
       // fall through: WARN lets it happen like ALLOW
       default:
-        ledger.push(delegateSavepoints ? LevelKind.SAVEPOINT : LevelKind.JOIN, site);
+        ledger.push(delegateSavepoints ? LevelKind.SAVEPOINT : LevelKind.JOIN, site, weight);
         metrics.nestedAllowed.increment();
         return true;
     }

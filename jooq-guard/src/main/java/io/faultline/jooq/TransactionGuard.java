@@ -44,6 +44,7 @@ public final class TransactionGuard {
   private final GuardMetrics metrics = new GuardMetrics();
   private final GuardInternalErrors errors = new GuardInternalErrors();
   private final NestingGate nesting;
+  private final CallSiteSampler callSiteSampler;
   private final SavepointAccounting savepointAccounting;
   private final TransactionTimeouts timeouts;
   private final GuardExecuteListener listener;
@@ -54,6 +55,7 @@ public final class TransactionGuard {
       boolean savepoints,
       int subtransactionLimit,
       int maxCallSites,
+      int callSiteWalksPerSecond,
       Findings findings,
       MeterRegistry registry) {
     Objects.requireNonNull(policy, "policy");
@@ -62,6 +64,7 @@ public final class TransactionGuard {
     GuardFindings reporter = new GuardFindings(findings, policy);
     RowLockDetector rowLocks = new RowLockDetector(reporter);
     this.nesting = new NestingGate(policy, maxCallSites, metrics, reporter, errors);
+    this.callSiteSampler = new CallSiteSampler(callSiteWalksPerSecond);
     this.savepointAccounting =
         new SavepointAccounting(metrics, rowLocks, reporter, subtransactionLimit);
     this.timeouts = new TransactionTimeouts(timeouts, metrics);
@@ -94,6 +97,7 @@ public final class TransactionGuard {
   public boolean beginEnter(TransactionContext ctx, boolean delegateSavepoints) {
     Ledger ledger;
     CallSite site;
+    int weight;
     try {
       ledger = Ledgers.of(ctx.configuration());
       if (ledger == null) {
@@ -103,12 +107,17 @@ public final class TransactionGuard {
         metrics.recordDepth(1);
         return true;
       }
-      site = CallSite.current();
+      // FAIL throws with the call site: always walked.
+      weight =
+          nesting.policy() == NestingPolicy.FAIL
+              ? callSiteSampler.always()
+              : callSiteSampler.weight();
+      site = weight > 0 ? CallSite.current() : null;
     } catch (RuntimeException e) {
       errors.record(e);
       return true;
     }
-    return nesting.admit(ledger, site, delegateSavepoints);
+    return nesting.admit(ledger, site, weight, delegateSavepoints);
   }
 
   /**
@@ -281,9 +290,22 @@ public final class TransactionGuard {
         metrics.lockTimeouts.sum());
   }
 
-  /** Nested transactions counted per call site (bounded; the overflow is under {@code other}). */
+  /**
+   * Nested transactions counted per call site (bounded; the overflow is under {@code other}). Exact
+   * while nested begins stay within {@code jooq.call-sites.walks-per-second}; above it each count
+   * is an estimate from sampled begins (see {@link #callSiteWalks()}), and the exact total is in
+   * {@link #stats()}.
+   */
   public Map<CallSite, Long> nestedCallSites() {
     return nesting.callSites();
+  }
+
+  /**
+   * Nested begins whose call site was found by a stack walk: all of them (FAIL, or a budget of 0),
+   * or about {@code jooq.call-sites.walks-per-second} when more begin.
+   */
+  public long callSiteWalks() {
+    return callSiteSampler.walks();
   }
 
   /** Transaction levels open on the calling thread in guarded transactions; 0 when none. */

@@ -15,10 +15,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * One {@link CallSite#current()} walk, the guard's cost at every nested begin, with {@code frames}
- * framework frames between this (the application) and the walk: about 16 lie between a nested
- * {@code ctx.transaction(...)} and the guard's walk in jOOQ 3.19. {@code baseline} makes the same
- * calls without walking.
+ * One {@link CallSite#current()} walk, the guard's cost at a walked nested begin, with {@code
+ * frames} framework frames between this (the application) and the walk: about 16 lie between a
+ * nested {@code ctx.transaction(...)} and the guard's walk in jOOQ 3.19. {@code baseline} makes the
+ * same calls without walking.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

@@ -41,13 +41,22 @@ public final class NestingHotspots {
    * {@code outcome} is savepoint, join, flattened or refused.
    */
   public static void record(String site, String outerSite, String outcome, boolean afterRowLock) {
+    record(site, outerSite, outcome, afterRowLock, 1);
+  }
+
+  /**
+   * {@link #record(String, String, String, boolean)} for a sampled begin that stands for {@code
+   * weight} nested begins ({@code jooq.call-sites.walks-per-second}).
+   */
+  public static void record(
+      String site, String outerSite, String outcome, boolean afterRowLock, int weight) {
     String key = SITES.containsKey(site) || SITES.size() < max ? site : "other";
     Site s = SITES.computeIfAbsent(key, k -> new Site(outerSite));
-    s.count.increment();
+    s.count.add(weight);
     if ("savepoint".equals(outcome)) {
-      s.savepoints.increment();
+      s.savepoints.add(weight);
       if (afterRowLock) {
-        s.afterRowLock.increment();
+        s.afterRowLock.add(weight);
       }
     }
     s.lastOutcome = outcome;
@@ -103,7 +112,9 @@ public final class NestingHotspots {
           rows);
       html.note(
           "Each savepoint is a PostgreSQL subtransaction; after SELECT ... FOR UPDATE an update in"
-              + " it makes a MultiXact. jooq.nesting=flatten joins instead, fail refuses.");
+              + " it makes a MultiXact. jooq.nesting=flatten joins instead, fail refuses. Counts"
+              + " are exact up to jooq.call-sites.walks-per-second nested begins a second and"
+              + " estimated from sampled begins beyond it.");
     }
   }
 }

@@ -58,7 +58,12 @@ public final class Ledger {
   }
 
   public Level push(LevelKind kind, CallSite site) {
-    Level level = new Level(kind, site, levels.size() + 1);
+    return push(kind, site, site == null ? 0 : 1);
+  }
+
+  /** Pushes a level whose call site's walk stands for {@code weight} nested begins (see Level). */
+  public Level push(LevelKind kind, CallSite site, int weight) {
+    Level level = new Level(kind, site, levels.size() + 1, weight);
     levels.push(level);
     return level;
   }

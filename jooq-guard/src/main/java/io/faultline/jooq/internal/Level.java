@@ -6,9 +6,11 @@ import io.faultline.jooq.CallSite;
 public final class Level {
 
   final LevelKind kind;
-  // Null for a top level until someone asks: see Ledger#topCallSite.
+  // Null for a top level until someone asks (see Ledger#topCallSite), and for a nested level whose
+  // begin was not walked until one of its own hooks asks (see #callSite).
   CallSite callSite;
   final int depth;
+  final int weight;
 
   /** Whether the delegate failed to begin it. */
   public boolean beginFailed;
@@ -17,9 +19,18 @@ public final class Level {
   public boolean commitFailed;
 
   public Level(LevelKind kind, CallSite callSite, int depth) {
+    this(kind, callSite, depth, callSite == null ? 0 : 1);
+  }
+
+  /**
+   * @param weight how many nested begins the walk that found {@code callSite} stands for (more than
+   *     one when call sites are sampled); 0 when this begin was not walked
+   */
+  public Level(LevelKind kind, CallSite callSite, int depth, int weight) {
     this.kind = kind;
     this.callSite = callSite;
     this.depth = depth;
+    this.weight = weight;
   }
 
   /** What this level is. */
@@ -29,10 +40,24 @@ public final class Level {
 
   /**
    * Where it was begun; for a top level, ask {@link Ledger#topCallSite()}, which finds it on first
-   * use (until then this says UNKNOWN).
+   * use (until then this says UNKNOWN). A nested level whose begin was not walked (see {@link
+   * #weight()}) is found from the stack here, on first use: call it only from this level's own
+   * hooks, while its frames are on the stack.
    */
   public CallSite callSite() {
+    if (callSite == null && kind != LevelKind.TOP) {
+      callSite = CallSite.current();
+    }
     return callSite == null ? CallSite.UNKNOWN : callSite;
+  }
+
+  /**
+   * How many nested begins this level's call site stands for in per-site counts: 1 when every begin
+   * is walked, more when they are sampled, 0 when this one was not walked (it is in no per-site
+   * count).
+   */
+  public int weight() {
+    return weight;
   }
 
   /** 1 for the top level. */

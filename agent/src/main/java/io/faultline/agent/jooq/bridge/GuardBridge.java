@@ -71,12 +71,18 @@ public final class GuardBridge implements TransactionHooks {
       return;
     }
     Level level = ledger.peek();
-    if (level == null) {
+    // Weight 0: this begin's call site was sampled out (jooq.call-sites.walks-per-second); the
+    // walked ones count for it.
+    if (level == null || level.weight() == 0) {
       return;
     }
     String kind = outcome != null ? outcome : outcomeOf(level.kind());
     NestingHotspots.record(
-        level.callSite().toString(), ledger.topCallSite().toString(), kind, ledger.isRowLocked());
+        level.callSite().toString(),
+        ledger.topCallSite().toString(),
+        kind,
+        ledger.isRowLocked(),
+        level.weight());
   }
 
   private static String outcomeOf(LevelKind kind) {

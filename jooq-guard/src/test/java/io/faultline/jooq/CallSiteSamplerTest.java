@@ -1,0 +1,86 @@
+package io.faultline.jooq;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class CallSiteSamplerTest {
+
+  private final AtomicLong clock = new AtomicLong(1_000_000_000L);
+  private final SplittableRandom random = new SplittableRandom(42);
+
+  private CallSiteSampler sampler(int walksPerSecond) {
+    return new CallSiteSampler(walksPerSecond, clock::get, random::nextInt);
+  }
+
+  /** Runs {@code begins} nested begins {@code gapNanos} apart; returns the weights they got. */
+  private int[] run(CallSiteSampler sampler, int begins, long gapNanos) {
+    int[] weights = new int[begins];
+    for (int i = 0; i < begins; i++) {
+      weights[i] = sampler.weight();
+      clock.addAndGet(gapNanos);
+    }
+    return weights;
+  }
+
+  @Test
+  void aBudgetOfZeroWalksEveryBegin() {
+    CallSiteSampler sampler = sampler(0);
+    assertThat(run(sampler, 10_000, 10_000)).containsOnly(1);
+    assertThat(sampler.walks()).isEqualTo(10_000);
+  }
+
+  @Test
+  void belowTheBudgetEveryBeginIsWalkedAndCountsOnce() {
+    CallSiteSampler sampler = sampler(100);
+    // 50 a second for 20 s: 5 per 100 ms window, the budget is 10.
+    assertThat(run(sampler, 1_000, 20_000_000L)).containsOnly(1);
+    assertThat(sampler.walks()).isEqualTo(1_000);
+  }
+
+  @Test
+  void aboveTheBudgetAboutTheBudgetIsWalkedAndTheWeightsAddUpToTheBegins() {
+    CallSiteSampler sampler = sampler(100);
+    // 5,000 a second for 10 s.
+    int[] weights = run(sampler, 50_000, 200_000L);
+
+    long sum = 0;
+    for (int w : weights) {
+      sum += w;
+    }
+    // The first window walks all 500 of its begins; the other 99 about 10 each.
+    assertThat(sampler.walks()).isBetween(500L + 700L, 500L + 1_300L);
+    assertThat((double) sum).isCloseTo(50_000, within(5_000.0));
+    assertThat(weights).contains(50);
+  }
+
+  @Test
+  void twoAlternatingSitesGetEqualEstimates() {
+    CallSiteSampler sampler = sampler(100);
+    // A B A B ...: a walk every n-th begin would always land on the same site when n is even.
+    int[] weights = run(sampler, 100_000, 100_000L);
+    long a = 0;
+    long b = 0;
+    for (int i = 0; i < weights.length; i++) {
+      if (i % 2 == 0) {
+        a += weights[i];
+      } else {
+        b += weights[i];
+      }
+    }
+    assertThat((double) a / b).isCloseTo(1.0, within(0.15));
+  }
+
+  @Test
+  void whenTheRateFallsEveryBeginIsWalkedAgainAfterOneWindow() {
+    CallSiteSampler sampler = sampler(100);
+    run(sampler, 10_000, 100_000L); // 10,000 a second for 1 s
+    clock.addAndGet(CallSiteSampler.WINDOW_NANOS);
+    int[] after = run(sampler, 200, 50_000_000L); // 20 a second
+    // The first begin closes the busy window; from the next window on, every begin counts once.
+    assertThat(java.util.Arrays.copyOfRange(after, 3, after.length)).containsOnly(1);
+  }
+}

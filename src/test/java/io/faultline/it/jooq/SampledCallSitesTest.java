@@ -1,0 +1,158 @@
+package io.faultline.it.jooq;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.faultline.core.finding.Finding;
+import io.faultline.it.servers.PostgresServer;
+import io.faultline.it.servers.RealServers;
+import io.faultline.jooq.CallSite;
+import io.faultline.jooq.JooqFindingTypes;
+import io.faultline.jooq.NestingPolicy;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Map;
+import org.jooq.Configuration;
+import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Nested call sites against a real PostgreSQL when more nested transactions begin than {@code
+ * jooq.call-sites.walks-per-second}: fewer walks than begins, per-site counts that still rank and
+ * add up, and a savepoint after a row lock named at its own line although its begin was not walked.
+ */
+@ExtendWith(RealServers.class)
+class SampledCallSitesTest {
+
+  /** Long enough for the sampler to see several 100 ms windows above its budget. */
+  private static final int TRANSACTIONS = 2_000;
+
+  private static String table(PostgresServer postgres) throws SQLException {
+    String table = Guarded.table("sampled");
+    try (Connection c = postgres.connect();
+        Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE " + table + " (id int PRIMARY KEY, n int NOT NULL)");
+      s.execute("INSERT INTO " + table + " VALUES (1, 0)");
+    }
+    return table;
+  }
+
+  /** Three nested transactions begun in {@link #siteA}, one in {@link #siteB}, in one top level. */
+  private static void threeToOne(DSLContext dsl, String table) {
+    dsl.transaction(
+        outer -> {
+          for (int i = 0; i < 3; i++) {
+            siteA(outer, table);
+          }
+          siteB(outer, table);
+        });
+  }
+
+  private static void siteA(Configuration outer, String table) {
+    DSL.using(outer)
+        .transaction(
+            inner -> DSL.using(inner).execute("UPDATE " + table + " SET n = n + 1 WHERE id = 1"));
+  }
+
+  private static void siteB(Configuration outer, String table) {
+    DSL.using(outer)
+        .transaction(
+            inner -> DSL.using(inner).execute("UPDATE " + table + " SET n = n + 1 WHERE id = 1"));
+  }
+
+  private static void lockThenSavepoint(DSLContext dsl, String table) {
+    dsl.transaction(
+        outer -> {
+          DSL.using(outer).fetch("SELECT * FROM " + table + " WHERE id = 1 FOR UPDATE");
+          DSL.using(outer).transaction(inner -> DSL.using(inner).execute("SELECT 1"));
+        });
+  }
+
+  private static long countIn(Map<CallSite, Long> sites, String method) {
+    return sites.entrySet().stream()
+        .filter(e -> e.getKey().className().equals(SampledCallSitesTest.class.getName()))
+        .filter(e -> e.getKey().methodName().equals(method))
+        .mapToLong(Map.Entry::getValue)
+        .sum();
+  }
+
+  @Test
+  void aboveTheBudgetCountsAreSampledAndStillRankTheSites(PostgresServer postgres)
+      throws Exception {
+    String table = table(postgres);
+    Guarded guarded =
+        Guarded.on(
+            postgres.dataSource(), b -> b.nesting(NestingPolicy.ALLOW).callSiteWalksPerSecond(100));
+
+    long start = System.nanoTime();
+    for (int i = 0; i < TRANSACTIONS; i++) {
+      threeToOne(guarded.dsl, table);
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+
+    long begins = guarded.provider.guard().stats().nestedAllowed();
+    long walks = guarded.provider.guard().callSiteWalks();
+    Map<CallSite, Long> sites = guarded.provider.guard().nestedCallSites();
+    long a = countIn(sites, "siteA");
+    long b = countIn(sites, "siteB");
+    long sum = sites.values().stream().mapToLong(Long::longValue).sum();
+    System.out.printf(
+        "[faultline-it] sampled call sites: %d nested begins in %.1f s (%.0f/s), %d walked;"
+            + " siteA %d, siteB %d, sum %d%n",
+        begins, seconds, begins / seconds, walks, a, b, sum);
+
+    assertThat(begins).isEqualTo(4L * TRANSACTIONS);
+    // Sampled: far fewer walks than begins (the budget plus the first window, which walks all).
+    assertThat(walks).isLessThan(begins / 2);
+    assertThat(sites.keySet()).hasSize(2);
+    // Each walk counts for the begins skipped: the estimates add up to about the total and keep
+    // the 3:1 ratio of the two lines.
+    assertThat((double) sum / begins).isBetween(0.8, 1.2);
+    assertThat((double) a / b).isBetween(2.0, 4.5);
+  }
+
+  @Test
+  void atABudgetOfZeroEveryBeginIsWalkedAndCountedExactly(PostgresServer postgres)
+      throws Exception {
+    String table = table(postgres);
+    Guarded guarded =
+        Guarded.on(
+            postgres.dataSource(), b -> b.nesting(NestingPolicy.ALLOW).callSiteWalksPerSecond(0));
+
+    for (int i = 0; i < 500; i++) {
+      threeToOne(guarded.dsl, table);
+    }
+
+    Map<CallSite, Long> sites = guarded.provider.guard().nestedCallSites();
+    assertThat(guarded.provider.guard().callSiteWalks()).isEqualTo(2_000);
+    assertThat(countIn(sites, "siteA")).isEqualTo(1_500);
+    assertThat(countIn(sites, "siteB")).isEqualTo(500);
+  }
+
+  @Test
+  void aSavepointAfterARowLockIsNamedAtItsLineWhenItsBeginWasNotWalked(PostgresServer postgres)
+      throws Exception {
+    String table = table(postgres);
+    Guarded guarded =
+        Guarded.on(
+            postgres.dataSource(), b -> b.nesting(NestingPolicy.ALLOW).callSiteWalksPerSecond(10));
+
+    // Past the budget first, so the locked transaction's nested begin is most likely sampled out.
+    for (int i = 0; i < 300; i++) {
+      threeToOne(guarded.dsl, table);
+    }
+    long walksBefore = guarded.provider.guard().callSiteWalks();
+    lockThenSavepoint(guarded.dsl, table);
+    boolean walked = guarded.provider.guard().callSiteWalks() > walksBefore;
+    System.out.println("[faultline-it] the locked transaction's nested begin walked: " + walked);
+
+    assertThat(guarded.findings.active())
+        .filteredOn(f -> f.id().equals(JooqFindingTypes.SAVEPOINT_AFTER_ROW_LOCK.id()))
+        .extracting(Finding::subject)
+        .singleElement()
+        .asString()
+        .contains(SampledCallSitesTest.class.getName() + ".lambda$lockThenSavepoint$");
+  }
+}
