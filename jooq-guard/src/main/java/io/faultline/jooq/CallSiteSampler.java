@@ -50,8 +50,7 @@ final class CallSiteSampler {
    */
   int weight() {
     if (walksPerWindow == 0) {
-      walks.increment();
-      return 1;
+      return always();
     }
     begunInWindow.increment();
     long now = nanoClock.getAsLong();

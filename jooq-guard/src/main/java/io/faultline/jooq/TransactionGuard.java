@@ -103,7 +103,7 @@ public final class TransactionGuard {
       if (ledger == null) {
         ledger = Ledgers.open(ctx.configuration());
         // Its call site is found when first needed (Ledger.topCallSite), not walked here.
-        ledger.push(LevelKind.TOP, null);
+        ledger.push(LevelKind.TOP, null, 0);
         metrics.recordDepth(1);
         return true;
       }

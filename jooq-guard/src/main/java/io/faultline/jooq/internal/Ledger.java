@@ -57,10 +57,6 @@ public final class Ledger {
     return top.callSite;
   }
 
-  public Level push(LevelKind kind, CallSite site) {
-    return push(kind, site, site == null ? 0 : 1);
-  }
-
   /** Pushes a level whose call site's walk stands for {@code weight} nested begins (see Level). */
   public Level push(LevelKind kind, CallSite site, int weight) {
     Level level = new Level(kind, site, levels.size() + 1, weight);

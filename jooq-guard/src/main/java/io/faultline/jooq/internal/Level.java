@@ -18,10 +18,6 @@ public final class Level {
   /** Whether its commit failed (jOOQ then rolls it back). */
   public boolean commitFailed;
 
-  public Level(LevelKind kind, CallSite callSite, int depth) {
-    this(kind, callSite, depth, callSite == null ? 0 : 1);
-  }
-
   /**
    * @param weight how many nested begins the walk that found {@code callSite} stands for (more than
    *     one when call sites are sampled); 0 when this begin was not walked
@@ -46,7 +42,12 @@ public final class Level {
    */
   public CallSite callSite() {
     if (callSite == null && kind != LevelKind.TOP) {
-      callSite = CallSite.current();
+      try {
+        callSite = CallSite.current();
+      } catch (RuntimeException e) {
+        // Asked from hooks that must not throw into the application (a flattened rollback).
+        callSite = CallSite.UNKNOWN;
+      }
     }
     return callSite == null ? CallSite.UNKNOWN : callSite;
   }
