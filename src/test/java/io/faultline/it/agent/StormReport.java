@@ -37,6 +37,11 @@ final class StormReport {
     row(out, "peak new connections per 10 ms", r, p -> Long.toString(p.series().peakWithin(10)));
     row(
         out,
+        "peak handshakes per 100 ms (accepted + dropped by a full queue)",
+        r,
+        p -> Long.toString(p.series().peakHandshakesWithin(100)));
+    row(
+        out,
         "new connections accepted by the broker",
         r,
         p -> Long.toString(p.series().totalNewConnections()));

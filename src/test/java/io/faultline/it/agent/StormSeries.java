@@ -3,6 +3,7 @@ package io.faultline.it.agent;
 import io.faultline.it.agent.StormSampler.Sample;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.function.ToLongFunction;
 
 /**
  * What the samples of one phase say, measured from the preferred leader election: new connections
@@ -40,18 +41,35 @@ record StormSeries(List<Sample> samples, long electedAtNanos, int clients, Strin
    * leader before the admin client hears that the election is done.
    */
   long peakWithin(long windowMs) {
+    return peakWithin(windowMs, Sample::passiveOpens);
+  }
+
+  /**
+   * The most handshakes that reached the broker's listener within any {@code windowMs} span:
+   * accepted ({@code PassiveOpens}) plus dropped because its queue was full ({@code ListenDrops},
+   * retransmitted SYNs counted again). Accepted connections alone understate a storm: the broker
+   * accepts no faster than it drains its queue, and what it could not take comes back on the
+   * clients' SYN retransmission timers, seconds later.
+   */
+  long peakHandshakesWithin(long windowMs) {
+    return peakWithin(windowMs, s -> s.passiveOpens() + s.listenDrops());
+  }
+
+  private long peakWithin(long windowMs, ToLongFunction<Sample> counter) {
     long span = windowMs * 1_000_000L;
     long peak = 0;
     int j = 0;
     for (int i = 0; i < samples.size(); i++) {
-      // connections counted in (sample i-1, sample j]: starts at the reading before i
+      // counted in (sample i-1, sample j]: starts at the reading before i
       int from = Math.max(0, i - 1);
       j = Math.max(j, i);
       while (j + 1 < samples.size()
           && samples.get(j + 1).atNanos() - samples.get(from).atNanos() <= span) {
         j++;
       }
-      peak = Math.max(peak, samples.get(j).passiveOpens() - samples.get(from).passiveOpens());
+      peak =
+          Math.max(
+              peak, counter.applyAsLong(samples.get(j)) - counter.applyAsLong(samples.get(from)));
     }
     return peak;
   }
