@@ -30,58 +30,83 @@ class AgentStartupTest {
   @ParameterizedTest(name = "{0}, kafka and jOOQ present: {1}")
   @MethodSource("jdksAndLibraries")
   void startsServesAndExitsCleanly(Jdk jdk, boolean librariesPresent) throws Exception {
-    int port = Http.freePort();
-    ChildJvm child = ChildJvm.on(jdk).agentArgs("prometheus.port=" + port);
     List<String> load = new ArrayList<>();
     if (librariesPresent) {
-      child.classPath(ChildJvm.jarOf(org.apache.kafka.clients.producer.KafkaProducer.class));
-      child.classPath(ChildJvm.jarOf(org.jooq.DSLContext.class));
-      child.classPath(ChildJvm.jarOf(org.slf4j.Logger.class));
-      child.classPath(ChildJvm.jarOf(org.reactivestreams.Publisher.class));
-      child.classPath(ChildJvm.jarOf(io.r2dbc.spi.ConnectionFactory.class));
       load.add("org.apache.kafka.clients.producer.ProducerConfig");
       load.add("org.jooq.impl.DSL");
     }
-    try (ChildJvm.Running running =
-        child.start("io.faultline.it.agent.app.WaitingApp", load.toArray(String[]::new))) {
-      String base = "http://127.0.0.1:" + port;
-      Http.awaitBodyContaining(
-          base + "/faultline/findings", "child-app test", Duration.ofSeconds(30));
-      HttpResponse<String> metrics = Http.awaitOk(base + "/metrics", Duration.ofSeconds(10));
-      assertThat(metrics.headers().firstValue("Content-Type").orElse("")).startsWith("text/plain");
-      assertThat(metrics.body())
-          .contains(
-              "faultline_findings_active_findings{id=\"TCP_WINDOW_SCALING_DISABLED\",severity=\"CRITICAL\"} 1.0")
-          .contains("# HELP faultline_findings_raised");
-
-      HttpResponse<String> findings =
-          Http.awaitOk(base + "/faultline/findings", Duration.ofSeconds(10));
-      assertThat(findings.body())
-          .startsWith("{\"findings\":[")
-          .contains("\"id\":\"TCP_WINDOW_SCALING_DISABLED\"", "\"subject\":\"child-app test\"");
-
-      HttpResponse<String> agent = Http.awaitOk(base + "/faultline/agent", Duration.ofSeconds(10));
-      assertThat(agent.body()).contains("\"errors\":0", "\"socketFds\":\"available\"");
-
-      HttpResponse<String> page = Http.awaitOk(base + "/", Duration.ofSeconds(10));
-      assertThat(page.body())
-          .contains(
-              "<h2>Active findings</h2>", "TCP_WINDOW_SCALING_DISABLED", "<h2>Host doctor</h2>")
-          .contains("Broker connections (test section)", "on &lt;script&gt;")
-          .doesNotContain("<script>");
-      assertThat(Http.get(base + "/nope").statusCode()).isEqualTo(404);
-
-      running.send("stop");
-      ChildJvm.Result result = running.awaitExit(30).assertCleanExit();
-      assertThat(result.stdout()).contains("ready port=" + port, "bye");
+    for (int attempt = 1; ; attempt++) {
+      int port = Http.freePort();
+      ChildJvm child = ChildJvm.on(jdk).agentArgs("prometheus.port=" + port);
       if (librariesPresent) {
-        assertThat(result.stdout())
-            .contains(
-                "loaded org.apache.kafka.clients.producer.ProducerConfig",
-                "loaded org.jooq.impl.DSL");
+        child.classPath(ChildJvm.jarOf(org.apache.kafka.clients.producer.KafkaProducer.class));
+        child.classPath(ChildJvm.jarOf(org.jooq.DSLContext.class));
+        child.classPath(ChildJvm.jarOf(org.slf4j.Logger.class));
+        child.classPath(ChildJvm.jarOf(org.reactivestreams.Publisher.class));
+        child.classPath(ChildJvm.jarOf(io.r2dbc.spi.ConnectionFactory.class));
       }
-      assertThat(result.stderr()).doesNotContain("faultline: ERROR", "Exception");
+      try (ChildJvm.Running running =
+          child.start("io.faultline.it.agent.app.WaitingApp", load.toArray(String[]::new))) {
+        String base = "http://127.0.0.1:" + port;
+        try {
+          Http.awaitBodyContaining(
+              base + "/faultline/findings", "child-app test", Duration.ofSeconds(30));
+        } catch (AssertionError notServing) {
+          running.send("stop");
+          ChildJvm.Result result = running.awaitExit(30);
+          // Http.freePort() is only free a moment ago: another socket may take it first.
+          if (attempt < 3 && result.stderr().contains("cannot serve /metrics")) {
+            continue;
+          }
+          throw new AssertionError(
+              "the endpoint did not serve; child stdout:\n"
+                  + result.stdout()
+                  + "\nstderr:\n"
+                  + result.stderr(),
+              notServing);
+        }
+        assertServesAndExitsCleanly(running, port, librariesPresent);
+        return;
+      }
     }
+  }
+
+  private static void assertServesAndExitsCleanly(
+      ChildJvm.Running running, int port, boolean librariesPresent) throws Exception {
+    String base = "http://127.0.0.1:" + port;
+    HttpResponse<String> metrics = Http.awaitOk(base + "/metrics", Duration.ofSeconds(10));
+    assertThat(metrics.headers().firstValue("Content-Type").orElse("")).startsWith("text/plain");
+    assertThat(metrics.body())
+        .contains(
+            "faultline_findings_active_findings{id=\"TCP_WINDOW_SCALING_DISABLED\",severity=\"CRITICAL\"} 1.0")
+        .contains("# HELP faultline_findings_raised");
+
+    HttpResponse<String> findings =
+        Http.awaitOk(base + "/faultline/findings", Duration.ofSeconds(10));
+    assertThat(findings.body())
+        .startsWith("{\"findings\":[")
+        .contains("\"id\":\"TCP_WINDOW_SCALING_DISABLED\"", "\"subject\":\"child-app test\"");
+
+    HttpResponse<String> agent = Http.awaitOk(base + "/faultline/agent", Duration.ofSeconds(10));
+    assertThat(agent.body()).contains("\"errors\":0", "\"socketFds\":\"available\"");
+
+    HttpResponse<String> page = Http.awaitOk(base + "/", Duration.ofSeconds(10));
+    assertThat(page.body())
+        .contains("<h2>Active findings</h2>", "TCP_WINDOW_SCALING_DISABLED", "<h2>Host doctor</h2>")
+        .contains("Broker connections (test section)", "on &lt;script&gt;")
+        .doesNotContain("<script>");
+    assertThat(Http.get(base + "/nope").statusCode()).isEqualTo(404);
+
+    running.send("stop");
+    ChildJvm.Result result = running.awaitExit(30).assertCleanExit();
+    assertThat(result.stdout()).contains("ready port=" + port, "bye");
+    if (librariesPresent) {
+      assertThat(result.stdout())
+          .contains(
+              "loaded org.apache.kafka.clients.producer.ProducerConfig",
+              "loaded org.jooq.impl.DSL");
+    }
+    assertThat(result.stderr()).doesNotContain("faultline: ERROR", "Exception");
   }
 
   @ParameterizedTest(name = "{0}")
