@@ -196,7 +196,11 @@ final class ChildJvm {
       try {
         boolean exited = process.waitFor(timeoutSeconds, TimeUnit.SECONDS);
         if (!exited) {
-          process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+          printThreadDump();
+          // ProcessHandle's kill leaves the pipes open, so the drains read to the end (the dump
+          // included); Process.destroyForcibly closes them under the drains.
+          process.toHandle().destroyForcibly();
+          process.waitFor(10, TimeUnit.SECONDS);
         }
         return new Result(
             exited ? process.exitValue() : -1,
@@ -205,6 +209,22 @@ final class ChildJvm {
             stderr.get(10, TimeUnit.SECONDS));
       } catch (Exception e) {
         throw new IllegalStateException("waiting for the child JVM failed", e);
+      }
+    }
+
+    /**
+     * Asks a child that did not exit in time for its threads (SIGQUIT: the JVM prints them to its
+     * standard output, which the result carries), so a hang says where it hangs.
+     */
+    private void printThreadDump() throws InterruptedException {
+      try {
+        new ProcessBuilder("kill", "-3", Long.toString(process.pid()))
+            .redirectErrorStream(true)
+            .start()
+            .waitFor(5, TimeUnit.SECONDS);
+        Thread.sleep(2_000);
+      } catch (IOException e) {
+        // No kill command: the result simply has no thread dump.
       }
     }
 
@@ -221,7 +241,9 @@ final class ChildJvm {
 
     /** Exited 0 in time, and the agent reported no suppressed errors. */
     Result assertCleanExit() {
-      assertThat(exited).as("exited in time; stderr:\n%s", stderr).isTrue();
+      assertThat(exited)
+          .as("exited in time; stdout (with a thread dump):\n%s\nstderr:\n%s", stdout, stderr)
+          .isTrue();
       assertThat(exitCode).as("exit code; stdout:\n%s\nstderr:\n%s", stdout, stderr).isZero();
       assertThat(stderr).as("the agent's suppressed-error report").doesNotContain(ERRORS_AT_EXIT);
       return this;

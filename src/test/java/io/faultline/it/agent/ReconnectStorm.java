@@ -167,6 +167,7 @@ final class ReconnectStorm {
         child.send("stop");
         ChildJvm.Result result = child.awaitExit(180);
         ChildJvm.save("storm-" + name + "-j" + j + ".stderr.txt", result.stderr());
+        ChildJvm.save("storm-" + name + "-j" + j + ".stdout.txt", result.stdout());
         result.assertCleanExit();
         failed += count(result.stdout(), "failed=");
       }
