@@ -52,7 +52,9 @@ class AgentStartupTest {
           Http.awaitBodyContaining(
               base + "/faultline/findings", "child-app test", Duration.ofSeconds(30));
         } catch (AssertionError notServing) {
-          running.send("stop");
+          if (running.isAlive()) {
+            running.send("stop");
+          }
           ChildJvm.Result result = running.awaitExit(30);
           // Http.freePort() is only free a moment ago: another socket may take it first.
           if (attempt < 3 && result.stderr().contains("cannot serve /metrics")) {

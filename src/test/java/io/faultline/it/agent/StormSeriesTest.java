@@ -27,7 +27,7 @@ class StormSeriesTest {
 
   @Test
   void thePeakIsTheBusiestSpanNotTheTotal() {
-    // 3 + 4 + 5 in samples 1-3, then 1 in sample 20 (190 ms later)
+    // 3 + 4 + 5 in samples 1-3, then 1 in sample 20 (170 ms after sample 3)
     long[] opens = new long[21];
     opens[1] = 3;
     opens[2] = 4;
