@@ -1,12 +1,13 @@
 package io.faultline.it.bench;
 
 /**
- * The sizes of one benchmark run: {@code full} (the published numbers, about 15 min on 2 cores;
+ * The sizes of one benchmark run: {@code full} (the published numbers, about 30 min on 2 cores;
  * Kafka runs of several seconds each after a warm-up, so JIT compilation is not the measurement) or
  * {@code quick} (a few minutes, to try the harness). Chosen with {@code -Dfaultline.bench}.
  *
  * <p>{@code warmupPercent}: each Kafka child first sends (or reads) this share of its measured
- * records outside the measurement, as Kafka's {@code ProducerPerformance --warmup-records} does; a
+ * records outside the measurement, as Kafka's {@code ProducerPerformance --warmup-records} does,
+ * then goes on until its JIT is quiet, for at most {@code warmupMaxSeconds} ({@link Warmup}): a
  * child JVM's first seconds are JIT compilation (an agent's woven code and its own classes too),
  * which the start-up benchmark measures on its own.
  */
@@ -22,7 +23,8 @@ record BenchSettings(
     int jooqSeconds,
     int startupRuns,
     int connections,
-    int warmupPercent) {
+    int warmupPercent,
+    int warmupMaxSeconds) {
 
   /** The warm-up records for a run of {@code measured} records. */
   int warmup(int measured) {
@@ -33,9 +35,9 @@ record BenchSettings(
     return switch (mode) {
       case "full" ->
           new BenchSettings(
-              "full", 5, 500_000, 120_000, 15_000, 1_000_000, 512, 5, 4, 5, 1000, 100);
+              "full", 5, 500_000, 120_000, 15_000, 3_000_000, 512, 5, 4, 5, 1000, 100, 60);
       case "quick" ->
-          new BenchSettings("quick", 2, 20_000, 10_000, 5_000, 20_000, 512, 2, 1, 2, 100, 25);
+          new BenchSettings("quick", 2, 20_000, 10_000, 5_000, 20_000, 512, 2, 1, 2, 100, 25, 5);
       default ->
           throw new IllegalArgumentException(
               "-Dfaultline.bench=" + mode + " is not a mode; use full or quick");

@@ -1,6 +1,7 @@
 package io.faultline.it.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.faultline.it.servers.KafkaCluster;
 import io.faultline.it.servers.RealServers;
@@ -88,5 +89,71 @@ class BenchmarkHarnessTest {
     assertThat(result.bytes()).isEqualTo(200_000);
     assertThat(result.p99()).isGreaterThanOrEqualTo(result.p50()).isPositive();
     assertThat(result.recordsPerSecond()).isPositive();
+  }
+
+  @Test
+  void theConsumerWarmsUpByReReadingTheTopicAndThenReadsItOnceFromTheStart(KafkaCluster kafka) {
+    String topic = "bench-consume-smoke-" + System.nanoTime();
+    kafka.createTopic(topic, 1);
+    BenchJvm.run(
+        BenchJvm.command(
+            List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"),
+            ProducerPerf.class.getName(),
+            kafka.bootstrapServers(),
+            topic,
+            "1000",
+            "100",
+            "-1"),
+        120);
+
+    // Three times the topic's records as warm-up: only a reader that goes back to the start
+    // gets there (the limit of 0 s waits for records alone).
+    PerfResult result =
+        PerfResult.parse(
+            BenchJvm.run(
+                BenchJvm.command(
+                    List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"),
+                    ConsumerPerf.class.getName(),
+                    kafka.bootstrapServers(),
+                    topic,
+                    "900",
+                    "3000",
+                    "0"),
+                120));
+
+    assertThat(result.records()).isBetween(900L, 1001L);
+    assertThat(result.failed()).isZero();
+    assertThat(result.bytes()).isEqualTo(result.records() * 100);
+    assertThat(result.warmupSeconds()).isPositive();
+  }
+
+  @Test
+  void theConsumerRefusesATopicShorterThanItsMeasurement(KafkaCluster kafka) {
+    String topic = "bench-consume-short-" + System.nanoTime();
+    kafka.createTopic(topic, 1);
+    BenchJvm.run(
+        BenchJvm.command(
+            List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"),
+            ProducerPerf.class.getName(),
+            kafka.bootstrapServers(),
+            topic,
+            "100",
+            "100",
+            "-1"),
+        120);
+
+    assertThatThrownBy(
+            () ->
+                BenchJvm.run(
+                    BenchJvm.command(
+                        List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"),
+                        ConsumerPerf.class.getName(),
+                        kafka.bootstrapServers(),
+                        topic,
+                        "500",
+                        "10",
+                        "0"),
+                    120))
+        .hasMessageContaining("holds 101 records; the measurement reads 500");
   }
 }

@@ -94,12 +94,20 @@ final class BenchmarkReport {
             + " (`kafka-tools` 4.4.0 is not on Maven Central, so `ProducerPerf`/`ConsumerPerf` here"
             + " do the same): latency is from `send` to its callback (producer), per `poll` that"
             + " returned records (consumer). Each child first sends (reads) warm-up records outside"
-            + " the measurement, as `ProducerPerformance --warmup-records` does, so a JVM's first"
-            + " seconds of JIT compilation are not the measurement (the start-up table has them)."
-            + " CPU is the child process's CPU time (every thread, an agent's too) per measured"
-            + " record; the broker shares the two cores, so an agent's CPU comes out of"
-            + " throughput. Ratios are to no agent in the same round; the medians row gives the"
-            + " median of each column.\n\n");
+            + " the measurement, as `ProducerPerformance --warmup-records` does, and goes on until"
+            + " its JIT is quiet (two 1 s windows with at most 50 ms of compilation each, at most "
+            + m.settings().warmupMaxSeconds()
+            + " s): on 2 cores a client's C2 compilation runs for about 12 s and, after a fixed"
+            + " warm-up, took 38-58 % of the measured window's CPU. *Warm-up s* is how long that"
+            + " took (an agent's woven code and its own classes add to it; marked † where the limit"
+            + " ended it); *JIT ms* is the CPU of the compilations still inside the measured"
+            + " window, which land there at random (a client's methods called once per request"
+            + " reach C2 15-25 s after start). The consumer re-reads the topic from its start"
+            + " during the warm-up and reads it once, from the start, in the measurement."
+            + " CPU is the child process's CPU time per measured record, every thread (an agent's"
+            + " too) but the JIT compilers' (the *JIT ms* column); the broker shares the two"
+            + " cores, so an agent's CPU comes out of throughput. Ratios are to no agent in the"
+            + " same round; the medians row gives the median of each column.\n\n");
     List<String> names = new ArrayList<>();
     double[][] throughput = new double[2][m.clients().size()];
     double[][] p99 = new double[2][m.clients().size()];
@@ -109,8 +117,8 @@ final class BenchmarkReport {
       b.append("#### ").append(s.name()).append("\n\n").append(s.description()).append("\n\n");
       b.append(
           "| round | agent | records/s | MB/s | p50 µs | p99 µs | p99.9 µs | CPU µs/record"
-              + " | records/s ÷ no agent | p99 ÷ no agent | CPU ÷ no agent |\n"
-              + "|---|---|---|---|---|---|---|---|---|---|---|\n");
+              + " | records/s ÷ no agent | p99 ÷ no agent | CPU ÷ no agent | warm-up s | JIT ms |\n"
+              + "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
       int round = 1;
       for (Map<Variant, PerfResult> r : s.rounds()) {
         PerfResult base = r.get(Variant.NO_AGENT);
@@ -119,7 +127,8 @@ final class BenchmarkReport {
           b.append(
               String.format(
                   Locale.ROOT,
-                  "| %d | %s | %,.0f | %.2f | %d | %d | %d | %.2f | %.3f | %.3f | %.3f |%n",
+                  "| %d | %s | %,.0f | %.2f | %d | %d | %d | %.2f | %.3f | %.3f | %.3f | %.1f%s |"
+                      + " %d |%n",
                   round,
                   v.label,
                   p.recordsPerSecond(),
@@ -130,7 +139,10 @@ final class BenchmarkReport {
                   p.cpuNanosPerRecord() / 1000,
                   p.recordsPerSecond() / base.recordsPerSecond(),
                   (double) p.p99() / Math.max(1, base.p99()),
-                  p.cpuNanosPerRecord() / Math.max(1, base.cpuNanosPerRecord())));
+                  p.cpuNanosPerRecord() / Math.max(1, base.cpuNanosPerRecord()),
+                  p.warmupSeconds(),
+                  p.warmupQuiet() ? "" : " †",
+                  p.jitMillis()));
         }
         round++;
       }
@@ -139,7 +151,7 @@ final class BenchmarkReport {
             String.format(
                 Locale.ROOT,
                 "| **median** | %s | %,.0f | %.2f | %.0f | %.0f | %.0f | %.2f | %.3f | %.3f |"
-                    + " %.3f |%n",
+                    + " %.3f | %.1f | %.0f |%n",
                 v.label,
                 s.medianRecordsPerSecond(v),
                 Stats.median(
@@ -154,7 +166,11 @@ final class BenchmarkReport {
                     / 1000,
                 s.medianThroughputRatio(v),
                 s.medianP99Ratio(v),
-                s.medianCpuRatio(v)));
+                s.medianCpuRatio(v),
+                Stats.median(
+                    s.rounds().stream().mapToDouble(r -> r.get(v).warmupSeconds()).toArray()),
+                Stats.median(
+                    s.rounds().stream().mapToDouble(r -> r.get(v).jitMillis()).toArray())));
       }
       b.append('\n');
       double ft = s.medianThroughputRatio(Variant.FAULTLINE);

@@ -78,9 +78,8 @@ final class ClientPerfBenchmark {
             ProducerPerf.class.getName(),
             kafka.bootstrapServers(),
             prepared,
-            // the consumer's warm-up, its measured records, and a poll's overshoot
-            Integer.toString(
-                settings.consumerRecords() + settings.warmup(settings.consumerRecords()) + 1000),
+            // the consumer's measured records and a poll's overshoot (its warm-up re-reads them)
+            Integer.toString(settings.consumerRecords() + 1000),
             size,
             "-1"),
         300);
@@ -95,14 +94,15 @@ final class ClientPerfBenchmark {
                 + settings.cappedThroughput()
                 + " records/s, after "
                 + settings.warmup(settings.cappedRecords())
-                + " warm-up records",
+                + " warm-up records and until the JIT is quiet",
             ProducerPerf.class.getName(),
             kafka.bootstrapServers(),
             capped,
             Integer.toString(settings.cappedRecords()),
             size,
             Integer.toString(settings.cappedThroughput()),
-            Integer.toString(settings.warmup(settings.cappedRecords()))));
+            Integer.toString(settings.warmup(settings.cappedRecords())),
+            Integer.toString(settings.warmupMaxSeconds())));
     series.add(
         series(
             "producer, uncapped",
@@ -111,14 +111,15 @@ final class ClientPerfBenchmark {
                 + size
                 + " B, acks=all, no cap, after "
                 + settings.warmup(settings.producerRecords())
-                + " warm-up records",
+                + " warm-up records and until the JIT is quiet",
             ProducerPerf.class.getName(),
             kafka.bootstrapServers(),
             uncapped,
             Integer.toString(settings.producerRecords()),
             size,
             "-1",
-            Integer.toString(settings.warmup(settings.producerRecords()))));
+            Integer.toString(settings.warmup(settings.producerRecords())),
+            Integer.toString(settings.warmupMaxSeconds())));
     series.add(
         series(
             "consumer",
@@ -127,12 +128,13 @@ final class ClientPerfBenchmark {
                 + size
                 + " B from a prepared topic, after "
                 + settings.warmup(settings.consumerRecords())
-                + " warm-up records; latency = per poll() that returned records",
+                + " warm-up records and until the JIT is quiet; latency = per poll() that returned records",
             ConsumerPerf.class.getName(),
             kafka.bootstrapServers(),
             prepared,
             Integer.toString(settings.consumerRecords()),
-            Integer.toString(settings.warmup(settings.consumerRecords()))));
+            Integer.toString(settings.warmup(settings.consumerRecords())),
+            Integer.toString(settings.warmupMaxSeconds())));
     return series;
   }
 

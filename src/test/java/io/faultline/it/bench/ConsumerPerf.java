@@ -2,22 +2,27 @@ package io.faultline.it.bench;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * The workload of Kafka's {@code ConsumerPerformance}: one consumer in a fresh group reads {@code
  * records} records of a prepared topic from the beginning. The latency columns are per {@code poll}
  * call that returned records (microseconds), since a consumer has no per-record round trip. Run in
- * a child JVM; prints one {@link PerfResult} line. The first {@code warmup} records are read before
- * the measurement starts (the topic holds {@code warmup + records}).
+ * a child JVM; prints one {@link PerfResult} line. Before the measurement the consumer reads at
+ * least {@code warmup} records, going back to the topic's start whenever it reaches the end, and on
+ * until the JIT is quiet or {@code warmupMaxSeconds} have passed ({@link Warmup}); then it seeks to
+ * the start once more, so the measured read never seeks. The topic must hold {@code records}
+ * records.
  *
- * <p>Arguments: bootstrap topic records [warmup]
+ * <p>Arguments: bootstrap topic records [warmup [warmupMaxSeconds]]
  */
 public final class ConsumerPerf {
 
@@ -29,6 +34,7 @@ public final class ConsumerPerf {
     String topic = args[1];
     int records = Integer.parseInt(args[2]);
     int warmup = args.length > 3 ? Integer.parseInt(args[3]) : 0;
+    int warmupMaxSeconds = args.length > 4 ? Integer.parseInt(args[4]) : 0;
     Properties props = new Properties();
     props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     props.put(ConsumerConfig.GROUP_ID_CONFIG, "perf-" + UUID.randomUUID());
@@ -43,14 +49,40 @@ public final class ConsumerPerf {
     long bytes = 0;
     try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
       consumer.subscribe(List.of(topic));
-      long start = 0;
-      long cpuStart = 0;
-      ThreadCpu threads = null;
+      Warmup warm = new Warmup(warmup, warmupMaxSeconds);
       long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
       long warmed = 0;
-      while (warmed < warmup && System.nanoTime() < deadline) {
-        warmed += consumer.poll(Duration.ofMillis(500)).count();
+      long warmedBytes = 0;
+      Map<TopicPartition, Long> ends = null;
+      while (warm.goesOn(warmed) && System.nanoTime() < deadline) {
+        // The same work per batch as the measurement: a path the warm-up never took would be
+        // compiled, and profiles it broke deoptimised, inside the measured window.
+        ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofMillis(500));
+        warmed += batch.count();
+        warmedBytes += valueBytes(batch);
+        if (ends == null && !consumer.assignment().isEmpty()) {
+          ends = consumer.endOffsets(consumer.assignment());
+          long held = ends.values().stream().mapToLong(Long::longValue).sum();
+          if (held < records) {
+            throw new IllegalArgumentException(
+                topic + " holds " + held + " records; the measurement reads " + records);
+          }
+        }
+        if (ends != null) {
+          for (Map.Entry<TopicPartition, Long> end : ends.entrySet()) {
+            if (consumer.position(end.getKey()) >= end.getValue()) {
+              consumer.seekToBeginning(List.of(end.getKey()));
+            }
+          }
+        }
       }
+      // With no warm-up the group may not have joined yet: auto.offset.reset starts it at 0.
+      consumer.seekToBeginning(consumer.assignment());
+      long start = 0;
+      long cpuStart = 0;
+      long jitStart = 0;
+      ThreadCpu threads = null;
+      deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
       while (count < records && System.nanoTime() < deadline) {
         long before = System.nanoTime();
         ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofMillis(500));
@@ -62,18 +94,19 @@ public final class ConsumerPerf {
           // fetch path.
           start = before;
           cpuStart = PerfResult.processCpuNanos();
+          jitStart = CompilerCpu.nanos();
           threads = ThreadCpu.startIfAsked();
         }
         pollLatencies[polls++] = (System.nanoTime() - before) / 1000;
-        for (ConsumerRecord<byte[], byte[]> r : batch) {
-          count++;
-          bytes += r.value().length;
-        }
+        count += batch.count();
+        bytes += valueBytes(batch);
       }
       long elapsed = System.nanoTime() - start;
       long cpu = PerfResult.processCpuNanos() - cpuStart;
+      long jit = CompilerCpu.nanos() - jitStart;
       if (threads != null) {
         threads.print();
+        System.err.println("warm-up read " + warmedBytes + " bytes");
       }
       long[] sorted = java.util.Arrays.copyOf(pollLatencies, polls);
       java.util.Arrays.sort(sorted);
@@ -86,8 +119,19 @@ public final class ConsumerPerf {
                   Stats.percentileOfSorted(sorted, 99),
                   Stats.percentileOfSorted(sorted, 99.9),
                   Math.max(0, records - count), // a last poll may return more than needed
-                  cpu)
+                  cpu,
+                  warm.nanos(),
+                  warm.quiet(),
+                  jit)
               .toLine());
     }
+  }
+
+  private static long valueBytes(ConsumerRecords<byte[], byte[]> batch) {
+    long bytes = 0;
+    for (ConsumerRecord<byte[], byte[]> r : batch) {
+      bytes += r.value().length;
+    }
+    return bytes;
   }
 }

@@ -4,8 +4,10 @@ import java.util.Locale;
 
 /**
  * One client-performance run: records, elapsed nanoseconds, bytes, latency percentiles in
- * microseconds and failures. Travels from a child JVM to the harness as one {@code perf-result}
- * line on standard output.
+ * microseconds, failures, the process's CPU time, the warm-up before the measurement (until the JIT
+ * went quiet, see {@link JitQuiet}) and the JIT compiler threads' CPU time within the measurement
+ * ({@link CompilerCpu}). Travels from a child JVM to the harness as one {@code perf-result} line on
+ * standard output.
  */
 record PerfResult(
     long records,
@@ -15,7 +17,10 @@ record PerfResult(
     long p99,
     long p999,
     long failed,
-    long cpuNanos) {
+    long cpuNanos,
+    long warmupNanos,
+    boolean warmupQuiet,
+    long jitCpuNanos) {
 
   private static final String PREFIX = "perf-result ";
 
@@ -27,9 +32,22 @@ record PerfResult(
     return bytes * 1e9 / elapsedNanos / (1024.0 * 1024.0);
   }
 
-  /** CPU time the whole child process (every thread, an agent's too) spent per record, ns. */
+  /**
+   * CPU time the child process spent per record, ns: every thread (an agent's too) but the JIT
+   * compilers', whose late compilations land in a window at random ({@link #jitMillis} has them).
+   */
   double cpuNanosPerRecord() {
-    return records == 0 ? 0 : (double) cpuNanos / records;
+    return records == 0 ? 0 : (double) Math.max(0, cpuNanos - jitCpuNanos) / records;
+  }
+
+  /** The JIT compiler threads' CPU time within the measurement, ms. */
+  long jitMillis() {
+    return jitCpuNanos / 1_000_000;
+  }
+
+  /** The warm-up's length, seconds. */
+  double warmupSeconds() {
+    return warmupNanos / 1e9;
   }
 
   /** This process's CPU time so far, every thread, nanoseconds. */
@@ -42,7 +60,7 @@ record PerfResult(
   String toLine() {
     return String.format(
         Locale.ROOT,
-        "%s%d %d %d %d %d %d %d %d",
+        "%s%d %d %d %d %d %d %d %d %d %b %d",
         PREFIX,
         records,
         elapsedNanos,
@@ -51,7 +69,10 @@ record PerfResult(
         p99,
         p999,
         failed,
-        cpuNanos);
+        cpuNanos,
+        warmupNanos,
+        warmupQuiet,
+        jitCpuNanos);
   }
 
   /** The result line in a child's standard output. */
@@ -67,7 +88,10 @@ record PerfResult(
             Long.parseLong(f[4]),
             Long.parseLong(f[5]),
             Long.parseLong(f[6]),
-            Long.parseLong(f[7]));
+            Long.parseLong(f[7]),
+            Long.parseLong(f[8]),
+            Boolean.parseBoolean(f[9]),
+            Long.parseLong(f[10]));
       }
     }
     throw new IllegalStateException("no perf-result line in:\n" + stdout);

@@ -12,11 +12,12 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * The workload of Kafka's {@code ProducerPerformance} ({@code kafka-tools} 4.4.0 is not on Maven
  * Central): {@code records} records of {@code recordSize} random bytes to one topic, acks=all, at
  * most {@code throughput} records/s ({@code -1} = uncapped), latency measured from {@code send} to
- * its callback. {@code warmup} records go first, at the same pace and outside the measurement
- * (ProducerPerformance's {@code --warmup-records}). Run in a child JVM; prints one {@link
+ * its callback. At least {@code warmup} records go first, at the same pace and outside the
+ * measurement (ProducerPerformance's {@code --warmup-records}), and more until the JIT is quiet or
+ * {@code warmupMaxSeconds} have passed ({@link Warmup}). Run in a child JVM; prints one {@link
  * PerfResult} line.
  *
- * <p>Arguments: bootstrap topic records recordSize throughput [warmup]
+ * <p>Arguments: bootstrap topic records recordSize throughput [warmup [warmupMaxSeconds]]
  */
 public final class ProducerPerf {
 
@@ -30,6 +31,7 @@ public final class ProducerPerf {
     int recordSize = Integer.parseInt(args[3]);
     long throughput = Long.parseLong(args[4]);
     int warmup = args.length > 5 ? Integer.parseInt(args[5]) : 0;
+    int warmupMaxSeconds = args.length > 6 ? Integer.parseInt(args[6]) : 0;
 
     Properties props = new Properties();
     props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -46,31 +48,28 @@ public final class ProducerPerf {
       // implicitly with its first records.
       producer.send(new ProducerRecord<>(topic, payload)).get();
       Throttle throttle = new Throttle(throughput);
+      Warmup warm = new Warmup(warmup, warmupMaxSeconds);
       long warmupStart = System.nanoTime();
-      for (int i = 0; i < warmup; i++) {
-        producer.send(new ProducerRecord<>(topic, payload));
+      for (long i = 0; warm.goesOn(i); i++) {
+        // The same send as the measurement's, callback and all, into slots it overwrites later:
+        // a path the warm-up never took would be compiled inside the measured window.
+        send(producer, topic, payload, latencies, (int) (i % records), failed);
         throttle.pace(i + 1, warmupStart);
       }
       producer.flush();
+      failed.set(0); // the warm-up's failures are not the measurement's
       long start = System.nanoTime();
       long cpuStart = PerfResult.processCpuNanos();
+      long jitStart = CompilerCpu.nanos();
       ThreadCpu threads = ThreadCpu.startIfAsked();
       for (int i = 0; i < records; i++) {
-        final int slot = i;
-        final long sent = System.nanoTime();
-        producer.send(
-            new ProducerRecord<>(topic, payload),
-            (metadata, error) -> {
-              if (error != null) {
-                failed.incrementAndGet();
-              }
-              latencies[slot] = (System.nanoTime() - sent) / 1000;
-            });
+        send(producer, topic, payload, latencies, i, failed);
         throttle.pace(i + 1, start);
       }
       producer.flush();
       long elapsed = System.nanoTime() - start;
       long cpu = PerfResult.processCpuNanos() - cpuStart;
+      long jit = CompilerCpu.nanos() - jitStart;
       if (threads != null) {
         threads.print();
       }
@@ -84,9 +83,31 @@ public final class ProducerPerf {
                   Stats.percentileOfSorted(latencies, 99),
                   Stats.percentileOfSorted(latencies, 99.9),
                   failed.get(),
-                  cpu)
+                  cpu,
+                  warm.nanos(),
+                  warm.quiet(),
+                  jit)
               .toLine());
     }
+  }
+
+  /** Sends one record; its callback writes the latency in µs to {@code latencies[slot]}. */
+  private static void send(
+      KafkaProducer<byte[], byte[]> producer,
+      String topic,
+      byte[] payload,
+      long[] latencies,
+      int slot,
+      AtomicLong failed) {
+    long sent = System.nanoTime();
+    producer.send(
+        new ProducerRecord<>(topic, payload),
+        (metadata, error) -> {
+          if (error != null) {
+            failed.incrementAndGet();
+          }
+          latencies[slot] = (System.nanoTime() - sent) / 1000;
+        });
   }
 
   /** Sleeps so that record {@code n} is not sent before {@code n / throughput} seconds. */

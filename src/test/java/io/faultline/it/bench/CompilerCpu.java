@@ -1,0 +1,43 @@
+package io.faultline.it.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+/**
+ * The CPU time of this JVM's JIT compiler threads so far, read from {@code /proc/self/task} (the
+ * threads' names and their {@code schedstat} run time, ns): the benchmark children report it apart
+ * from the rest of their CPU, since late C2 compilations land in a measured window at random and
+ * would swing an agent's CPU ratio by more than the agent costs. Linux only, like the benchmarks.
+ */
+final class CompilerCpu {
+
+  private CompilerCpu() {}
+
+  /** The compiler threads' CPU time so far, ns; 0 where {@code /proc} cannot be read. */
+  static long nanos() {
+    long total = 0;
+    try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+      for (Path task : (Iterable<Path>) tasks::iterator) {
+        total += compilerNanos(task);
+      }
+    } catch (IOException e) {
+      return 0;
+    }
+    return total;
+  }
+
+  private static long compilerNanos(Path task) {
+    try {
+      // HotSpot names them "C1 CompilerThread0", "C2 CompilerThread1", …, cut to 15 characters.
+      if (!Files.readString(task.resolve("comm")).matches("C[12] CompilerThre.*\\s*")) {
+        return 0;
+      }
+      String schedstat = Files.readString(task.resolve("schedstat"));
+      return Long.parseLong(schedstat.substring(0, schedstat.indexOf(' ')));
+    } catch (IOException | RuntimeException e) {
+      return 0; // the thread ended meanwhile
+    }
+  }
+}
