@@ -51,8 +51,8 @@ public final class KafkaConfigKeys implements ConfigKeyCatalog {
           "While a sent request awaits its TCP acknowledgement, one agent thread reads TCP_INFO"
               + " every 500 µs to time the delivery phase; under sustained traffic it wakes at"
               + " most this often on average (bursts of 50 wakes at 500 µs allowed). A wake costs"
-              + " 40-90 µs of CPU on a virtual machine: at 200, 1-2 % of a core while requests are"
-              + " outstanding (11-19 ms a second under a saturating producer on 2 cores, where it"
+              + " 45-90 µs of CPU on a virtual machine: at 200, 1-2 % of a core while requests are"
+              + " outstanding (9-18 ms a second under a saturating producer on 2 cores, where it"
               + " was most of the agent's cost; see docs/benchmarks.md). Lower it to trade delivery"
               + " resolution for CPU: a request answered before the throttled sampler looks is"
               + " reported in response_incl_delivery. 2000 never throttles; below 1 counts as 1.");
