@@ -128,7 +128,8 @@ final class ClientPerfBenchmark {
                 + size
                 + " B from a prepared topic, after "
                 + settings.warmup(settings.consumerRecords())
-                + " warm-up records and until the JIT is quiet; latency = per poll() that returned records",
+                + " warm-up records and until the JIT is quiet; latency = per poll() that"
+                + " returned records",
             ConsumerPerf.class.getName(),
             kafka.bootstrapServers(),
             prepared,

@@ -106,8 +106,9 @@ public final class ConsumerPerf {
       long jit = CompilerCpu.nanos() - jitStart;
       if (threads != null) {
         threads.print();
-        System.err.println("warm-up read " + warmedBytes + " bytes");
       }
+      // Printed so that the warm-up's reads are used, and the JIT cannot drop them.
+      System.err.println("warm-up read " + warmed + " records, " + warmedBytes + " bytes");
       long[] sorted = java.util.Arrays.copyOf(pollLatencies, polls);
       java.util.Arrays.sort(sorted);
       System.out.println(
