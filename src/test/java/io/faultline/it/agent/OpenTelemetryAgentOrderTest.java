@@ -1,0 +1,136 @@
+package io.faultline.it.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.faultline.it.servers.KafkaCluster;
+import io.faultline.it.servers.RealServers;
+import io.faultline.it.servers.TestPaths;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Faultline beside the OpenTelemetry Java agent, in both orders on the command line, running
+ * Kafka's own {@code ProducerPerformance} against the real broker: both agents install while the
+ * producer's classes load, so each run must end within a bound close to the same run with the
+ * OpenTelemetry agent alone (a deadlock is a child that never gets there: its threads are dumped
+ * and the test fails with them). Each order runs {@code -Dfaultline.it.otel.repeats} times (default
+ * 8); Faultline's produce phases must have been timed.
+ */
+@ExtendWith(RealServers.class)
+@Tag("real-world")
+class OpenTelemetryAgentOrderTest {
+
+  private static final int REPEATS = Integer.getInteger("faultline.it.otel.repeats", 8);
+  private static final int RECORDS = Integer.getInteger("faultline.it.otel.records", 200_000);
+  private static final String TRACES_EXPORTER =
+      System.getProperty("faultline.it.otel.traces.exporter", "none");
+  private static final String DONE = "perf done";
+
+  /** Which agent comes first on the command line. */
+  enum Order {
+    FAULTLINE_FIRST,
+    OPENTELEMETRY_FIRST
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Order.class)
+  void bothOrdersRunAsFastAsOpenTelemetryAloneAndFaultlineMeasures(Order order, KafkaCluster kafka)
+      throws Exception {
+    double alone;
+    try (WatchedChild child =
+        WatchedChild.start("otel-" + order + "-alone", perf(null, null), MAIN, perfArgs(kafka))) {
+      alone = child.awaitOutput(DONE, Duration.ofSeconds(300));
+      child.stopCleanly();
+    }
+    List<Double> times = new ArrayList<>();
+    double phases = 0;
+    for (int run = 1; run <= REPEATS; run++) {
+      int port = Http.freePort();
+      try (WatchedChild child =
+          WatchedChild.start(
+              "otel-" + order + "-run" + run, perf(order, port), MAIN, perfArgs(kafka))) {
+        double took = child.awaitOutput(DONE, StartupChecks.bound(alone));
+        times.add(took);
+        PrometheusText metrics =
+            StartupChecks.awaitMetrics(
+                port, m -> true, "Faultline's endpoint", Duration.ofSeconds(30));
+        phases = Math.max(phases, StartupChecks.producePhases(metrics));
+        child.stopCleanly();
+        assertThat(metrics.sum("faultline_agent_errors_total", java.util.Map.of()))
+            .as("suppressed agent errors, run %d", run)
+            .isZero();
+        if (run == REPEATS) {
+          System.out.printf(
+              Locale.ROOT,
+              "OpenTelemetry + Faultline, %s: alone %.2f s, runs %s%n",
+              order,
+              alone,
+              times.stream().map(t -> String.format(Locale.ROOT, "%.2f", t)).toList());
+          assertThat(phases).as("produce requests timed by Faultline in some run").isPositive();
+          StartupChecks.assertStartupBlockedBelowATenth(metrics);
+        }
+      }
+    }
+  }
+
+  private static final String MAIN = "example.startup.ProducerPerformanceThenWait";
+
+  /** The JVM for one run: the OpenTelemetry agent, and Faultline before or after it. */
+  private static ChildJvm perf(Order order, Integer faultlinePort) {
+    Path otel = realWorld("opentelemetry-javaagent.jar");
+    Path docker = TestPaths.kafkaDockerDir();
+    ChildJvm jvm =
+        ChildJvm.on(Jdk.current())
+            .withoutAgent()
+            .option("-Dlog4j2.configurationFile=" + docker.resolve("log4j2.properties"))
+            .option("-Dotel.traces.exporter=" + TRACES_EXPORTER)
+            .option("-Dotel.metrics.exporter=none")
+            .option("-Dotel.logs.exporter=none")
+            .option("-Dotel.javaagent.logging=simple")
+            .classPath(docker.resolve("target/broker-libs").resolve("*"))
+            .classPath(realWorld("kafka-tools.jar"));
+    String faultline = "-javaagent:" + ChildJvm.agentJar() + "=prometheus.port=" + faultlinePort;
+    if (order == Order.FAULTLINE_FIRST) {
+      jvm.option(faultline);
+    }
+    jvm.option("-javaagent:" + otel);
+    if (order == Order.OPENTELEMETRY_FIRST) {
+      jvm.option(faultline);
+    }
+    return jvm;
+  }
+
+  private String[] perfArgs(KafkaCluster kafka) {
+    String topic = "otel-perf-" + UUID.randomUUID().toString().substring(0, 8);
+    kafka.createTopic(topic, 1);
+    return new String[] {
+      "--topic",
+      topic,
+      "--num-records",
+      Integer.toString(RECORDS),
+      "--record-size",
+      "512",
+      "--throughput",
+      "-1",
+      "--producer-props",
+      "bootstrap.servers=" + kafka.bootstrapServers(),
+      "acks=all"
+    };
+  }
+
+  static Path realWorld(String jar) {
+    Path path = Path.of(System.getProperty("faultline.it.realworld.dir", "target/real-world"), jar);
+    Assumptions.assumeTrue(
+        java.nio.file.Files.exists(path), jar + " not copied (src/test/pom.xml): " + path);
+    return path;
+  }
+}
