@@ -63,6 +63,77 @@ class KafkaBrokerWithAgentTest {
     }
   }
 
+  @Test
+  void aTwoNodeQuorumStartsAsFastAsWithoutTheAgentAndReplicates() throws Exception {
+    double without = startQuorum("quorum-without", null, null);
+    int[] ports = {Http.freePort(), Http.freePort()};
+    startQuorum("quorum-with", ports, without);
+  }
+
+  /**
+   * Starts two nodes that are brokers and controllers of one cluster (replica fetchers, controller
+   * channels between them), waits for both to log that they started, creates a topic replicated to
+   * both and serves it; returns the seconds until the later node started.
+   */
+  private static double startQuorum(String name, int[] agentPorts, Double withoutSeconds)
+      throws Exception {
+    String clusterId = Uuid.randomUuid().toString();
+    int[] brokerPorts = {Http.freePort(), Http.freePort()};
+    int[] controllerPorts = {Http.freePort(), Http.freePort()};
+    String voters = "1@127.0.0.1:" + controllerPorts[0] + ",2@127.0.0.1:" + controllerPorts[1];
+    try (Broker one =
+            Broker.start(
+                name + "-1",
+                agentPorts == null ? null : "prometheus.port=" + agentPorts[0],
+                new Node(1, clusterId, voters, brokerPorts[0], controllerPorts[0]));
+        Broker two =
+            Broker.start(
+                name + "-2",
+                agentPorts == null ? null : "prometheus.port=" + agentPorts[1],
+                new Node(2, clusterId, voters, brokerPorts[1], controllerPorts[1]))) {
+      Duration timeout =
+          withoutSeconds == null ? Duration.ofSeconds(120) : StartupChecks.bound(withoutSeconds);
+      double started =
+          Math.max(
+              one.child.awaitOutput(STARTED, timeout), two.child.awaitOutput(STARTED, timeout));
+      if (withoutSeconds != null) {
+        StartupChecks.report("kafka brokers (KRaft, 2 nodes)", withoutSeconds, started);
+      }
+      one.createProduceConsume((short) 2);
+      if (agentPorts != null) {
+        for (int port : agentPorts) {
+          PrometheusText metrics =
+              StartupChecks.awaitMetrics(
+                  port,
+                  m ->
+                      m.sum("faultline_kafka_request_phase_seconds_count", Map.of("api", "fetch"))
+                          > 0,
+                  "the replica fetcher's requests timed",
+                  Duration.ofSeconds(30));
+          assertThat(metrics.sum("faultline_agent_errors_total", Map.of()))
+              .as("suppressed agent errors")
+              .isZero();
+        }
+        assertThat(one.child.output() + two.child.output()).doesNotContain(ChildJvm.ERRORS_AT_EXIT);
+      }
+      return started;
+    }
+  }
+
+  /** One node's identity and ports. */
+  private record Node(int id, String clusterId, String voters, int brokerPort, int controllerPort) {
+
+    static Node single() {
+      int controllerPort = Http.freePort();
+      return new Node(
+          1,
+          Uuid.randomUuid().toString(),
+          "1@127.0.0.1:" + controllerPort,
+          Http.freePort(),
+          controllerPort);
+    }
+  }
+
   /** One broker child and its address. */
   private static final class Broker implements AutoCloseable {
     final WatchedChild child;
@@ -75,17 +146,22 @@ class KafkaBrokerWithAgentTest {
 
     /** Formats a fresh data folder and starts {@code kafka.Kafka}, with the agent when asked. */
     static Broker start(String name, String agentArgs) throws Exception {
+      return start(name, agentArgs, Node.single());
+    }
+
+    /** The same, as {@code node} of a cluster. */
+    static Broker start(String name, String agentArgs, Node node) throws Exception {
       Path dir = TestPaths.workDir("broker-agent-" + name);
-      int brokerPort = Http.freePort();
-      int controllerPort = Http.freePort();
+      int brokerPort = node.brokerPort();
+      int controllerPort = node.controllerPort();
       Path props = dir.resolve("server.properties");
       Files.writeString(
           props,
           String.join(
               "\n",
               "process.roles=broker,controller",
-              "node.id=1",
-              "controller.quorum.voters=1@127.0.0.1:" + controllerPort,
+              "node.id=" + node.id(),
+              "controller.quorum.voters=" + node.voters(),
               "listeners=PLAINTEXT://127.0.0.1:"
                   + brokerPort
                   + ",CONTROLLER://127.0.0.1:"
@@ -110,7 +186,7 @@ class KafkaBrokerWithAgentTest {
                   "kafka.tools.StorageTool",
                   "format",
                   "-t",
-                  Uuid.randomUuid().toString(),
+                  node.clusterId(),
                   "-c",
                   props.toString());
       format.assertCleanExit();
@@ -137,11 +213,16 @@ class KafkaBrokerWithAgentTest {
 
     /** Creates a topic (must not time out), produces 10 records and consumes them. */
     void createProduceConsume() throws Exception {
+      createProduceConsume((short) 1);
+    }
+
+    /** The same, the topic replicated to {@code replicas} nodes, acknowledged by all of them. */
+    void createProduceConsume(short replicas) throws Exception {
       String topic = "broker-agent-" + Uuid.randomUuid().toString().substring(0, 8);
       Properties admin = new Properties();
       admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
       try (Admin a = Admin.create(admin)) {
-        a.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        a.createTopics(List.of(new NewTopic(topic, 1, replicas))).all().get(30, TimeUnit.SECONDS);
       }
       Properties p = new Properties();
       p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
