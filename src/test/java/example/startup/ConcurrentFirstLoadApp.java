@@ -62,6 +62,6 @@ public final class ConcurrentFirstLoadApp {
     }
     System.out.println("loaded concurrently");
     ShapeWork.run("concurrent-first-load", args);
-    ShapeWork.waitForStop();
+    ShapeWork.repeatOnRequest(args);
   }
 }

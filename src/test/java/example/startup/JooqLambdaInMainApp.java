@@ -31,6 +31,6 @@ public final class JooqLambdaInMainApp {
     ShapeWork.produce(args[0], args[1], null);
     System.out.println("done jooq-lambda-in-main");
     System.out.flush();
-    ShapeWork.waitForStop();
+    ShapeWork.repeatOnRequest(args);
   }
 }

@@ -42,6 +42,6 @@ public final class KafkaCallbackFieldApp {
     ShapeWork.nestedTransaction(args[2], args[3], args[4], args[5]);
     System.out.println("done kafka-callback-field");
     System.out.flush();
-    ShapeWork.waitForStop();
+    ShapeWork.repeatOnRequest(args);
   }
 }

@@ -1,9 +1,12 @@
 package example.startup;
 
+import java.io.BufferedReader;
 import java.io.File;
+import java.io.InputStreamReader;
 import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -68,10 +71,29 @@ public final class PluginLoaderApp {
     }
     System.out.println("done plugin-loader-" + args[0]);
     System.out.flush();
-    // Not ShapeWork's: this class is the system loader's, where kafka-clients is not.
-    new java.io.BufferedReader(
-            new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8))
-        .readLine();
+    // As ShapeWork.repeatOnRequest, through the plugin loader (this class is the system loader's,
+    // where kafka-clients is not).
+    BufferedReader in =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    int round = 0;
+    for (String line = in.readLine(); line != null && !line.equals("stop"); line = in.readLine()) {
+      round++;
+      Thread again =
+          start(
+              loader,
+              failures,
+              () -> {
+                produce.invoke(null, shapeArgs[0], shapeArgs[1], null);
+                nested.invoke(null, shapeArgs[2], shapeArgs[3], shapeArgs[4], shapeArgs[5]);
+              });
+      again.join();
+      if (!failures.isEmpty()) {
+        failures.get(0).printStackTrace();
+        throw new IllegalStateException("the work failed: " + failures);
+      }
+      System.out.println("again done " + round);
+      System.out.flush();
+    }
     System.out.println("bye");
   }
 

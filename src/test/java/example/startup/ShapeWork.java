@@ -97,9 +97,22 @@ public final class ShapeWork {
     System.out.println("nested transaction committed");
   }
 
-  /** Waits for a line on standard input (the test scrapes the agent meanwhile), then says bye. */
-  public static void waitForStop() throws Exception {
-    new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+  /**
+   * Until {@code stop} on standard input: each other line runs the work again (a new producer, new
+   * transactions) and prints {@code again done <n>}, so the test can check that what loaded while
+   * the agent started is instrumented once it has.
+   */
+  public static void repeatOnRequest(String[] args) throws Exception {
+    BufferedReader in =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    int round = 0;
+    for (String line = in.readLine(); line != null && !line.equals("stop"); line = in.readLine()) {
+      round++;
+      produce(args[0], args[1], null);
+      nestedTransaction(args[2], args[3], args[4], args[5]);
+      System.out.println("again done " + round);
+      System.out.flush();
+    }
     System.out.println("bye");
   }
 }

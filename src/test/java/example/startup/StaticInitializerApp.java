@@ -23,7 +23,7 @@ public final class StaticInitializerApp {
     }
     System.out.println("done static-initializer");
     System.out.flush();
-    ShapeWork.waitForStop();
+    ShapeWork.repeatOnRequest(args);
   }
 
   /** Loads kafka-clients' and jOOQ's types in its {@code <clinit>}. */
