@@ -46,7 +46,9 @@ class KafkaBrokerWithAgentTest {
     }
     int port = Http.freePort();
     try (Broker broker = Broker.start("with", "prometheus.port=" + port)) {
-      double with = broker.child.awaitOutput(STARTED, StartupChecks.bound(without));
+      double with =
+          broker.child.awaitOutput(
+              STARTED, StartupChecks.bound("kafka broker (KRaft, 1 node)", without));
       StartupChecks.report("kafka broker (KRaft, 1 node)", without, with);
       broker.createProduceConsume();
       PrometheusText metrics =
@@ -92,7 +94,9 @@ class KafkaBrokerWithAgentTest {
                 agentPorts == null ? null : "prometheus.port=" + agentPorts[1],
                 new Node(2, clusterId, voters, brokerPorts[1], controllerPorts[1]))) {
       Duration timeout =
-          withoutSeconds == null ? Duration.ofSeconds(120) : StartupChecks.bound(withoutSeconds);
+          withoutSeconds == null
+              ? Duration.ofSeconds(120)
+              : StartupChecks.bound("kafka brokers (KRaft, 2 nodes)", withoutSeconds);
       double started =
           Math.max(
               one.child.awaitOutput(STARTED, timeout), two.child.awaitOutput(STARTED, timeout));

@@ -49,7 +49,8 @@ class KafkaStreamsWithAgentTest {
     }
     int port = Http.freePort();
     try (WatchedChild child = start(kafka, "with", port)) {
-      double with = awaitCount(kafka, child, StartupChecks.bound(without));
+      double with =
+          awaitCount(kafka, child, StartupChecks.bound("kafka streams WordCountDemo", without));
       StartupChecks.report("kafka streams WordCountDemo (first count)", without, with);
       PrometheusText metrics =
           StartupChecks.awaitMetrics(

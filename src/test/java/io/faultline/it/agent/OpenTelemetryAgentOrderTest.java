@@ -59,7 +59,9 @@ class OpenTelemetryAgentOrderTest {
               WatchedChild.start(
                   "otel-" + order + "-run" + run, perf(order, port), MAIN, perfArgs(kafka));
           Scraper scraper = new Scraper(port)) {
-        double took = child.awaitExit(StartupChecks.bound(alone));
+        double took =
+            child.awaitExit(
+                StartupChecks.bound("ProducerPerformance " + order + " run " + run, alone));
         times.add(took);
         assertThat(child.exitCode())
             .as("exit code of run %d; output:%n%s", run, child.output())

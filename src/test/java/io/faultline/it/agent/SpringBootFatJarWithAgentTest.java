@@ -48,7 +48,8 @@ class SpringBootFatJarWithAgentTest {
     int port = Http.freePort();
     try (WatchedChild app =
         WatchedChild.start("spring-boot-jar-with", command(jar, postgres, port), Map.of())) {
-      app.awaitOutput("== A runaway query", StartupChecks.bound(withoutSeconds));
+      app.awaitOutput(
+          "== A runaway query", StartupChecks.bound("spring boot fat jar", withoutSeconds));
       PrometheusText metrics =
           StartupChecks.awaitMetrics(
               port,

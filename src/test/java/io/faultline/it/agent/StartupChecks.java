@@ -33,6 +33,18 @@ final class StartupChecks {
     return Duration.ofMillis(Math.round((withoutAgentSeconds + MARGIN_SECONDS) * 1000));
   }
 
+  /** How long a run with the agent may take, printed with the run without it for the record. */
+  static Duration bound(String label, double withoutAgentSeconds) {
+    Duration bound = bound(withoutAgentSeconds);
+    System.out.printf(
+        Locale.ROOT,
+        "start-up %-45s without agent %6.2f s, bound with agent %6.2f s%n",
+        label,
+        withoutAgentSeconds,
+        bound.toMillis() / 1000.0);
+    return bound;
+  }
+
   /** Prints a case's times, for the record in the test output. */
   static void report(String label, double withoutAgent, double withAgent) {
     System.out.printf(

@@ -96,7 +96,7 @@ class StartupShapesTest {
             child(jdk, shape).agentArgs("prometheus.port=" + port),
             shape.mainClass,
             args(shape, kafka, postgres, label))) {
-      double with = child.awaitOutput("done ", StartupChecks.bound(without));
+      double with = child.awaitOutput("done ", StartupChecks.bound(label, without));
       StartupChecks.report(label, without, with);
       // The agent serves its endpoint once it has installed and woven what loaded meanwhile:
       // the work again then shows that those classes are instrumented.
@@ -146,7 +146,8 @@ class StartupShapesTest {
           StartupChecks.bound(0));
       double installed = (System.nanoTime() - attachStart) / 1e9;
       child.send("work");
-      double with = child.awaitOutputFromNow("done late-attach 1", StartupChecks.bound(without));
+      double with =
+          child.awaitOutputFromNow("done late-attach 1", StartupChecks.bound(label, without));
       StartupChecks.report(
           label + String.format(Locale.ROOT, " (installed in %.2f s)", installed), without, with);
       PrometheusText metrics = awaitInstrumented(port);
