@@ -44,11 +44,15 @@ class OpenTelemetryAgentOrderTest {
   @EnumSource(Order.class)
   void bothOrdersRunAsFastAsOpenTelemetryAloneAndFaultlineMeasures(Order order, KafkaCluster kafka)
       throws Exception {
-    double alone;
-    try (WatchedChild child =
-        WatchedChild.start("otel-" + order + "-alone", perf(null, null), MAIN, perfArgs(kafka))) {
-      alone = child.awaitExit(Duration.ofSeconds(300));
-      assertThat(child.exitCode()).as("exit code; output:%n%s", child.output()).isZero();
+    // The faster of two runs: the first JVM of a series is often the slowest by seconds here.
+    double alone = Double.MAX_VALUE;
+    for (int run = 1; run <= 2; run++) {
+      try (WatchedChild child =
+          WatchedChild.start(
+              "otel-" + order + "-alone" + run, perf(null, null), MAIN, perfArgs(kafka))) {
+        alone = Math.min(alone, child.awaitExit(Duration.ofSeconds(300)));
+        assertThat(child.exitCode()).as("exit code; output:%n%s", child.output()).isZero();
+      }
     }
     List<Double> times = new ArrayList<>();
     double phases = 0;
