@@ -40,15 +40,19 @@ import java.util.concurrent.TimeUnit;
  * Starts the agent. On the thread of {@code premain}: configuration (problems printed to stderr),
  * {@code java.base/sun.nio.ch} opened, the modules discovered and the {@link DeferredTransformer}
  * registered. Then, on the agent's start thread while {@code main} runs: the meter registry, the
- * instrumentation modules (a class one of them weaves that {@code main} loads meanwhile waits for
- * them), connection churn, the Micrometer bridge; and on the agent's scheduler: the endpoint and
- * the host doctor. Each step that fails is reported and skipped; the others still run.
+ * instrumentation modules (a class one of them targets that {@code main} loads meanwhile is woven
+ * afterwards by retransformation: no application thread waits for the agent), connection churn, the
+ * Micrometer bridge; and on the agent's scheduler: the endpoint and the host doctor. Each step that
+ * fails is reported and skipped; the others still run.
  */
 final class AgentStarter {
 
   private static final String PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
   private static final Object LOCK = new Object();
+
+  /** How long the start waits for loads still in the transformer when the modules are in. */
+  private static final long END_STARTUP_WAIT_MILLIS = 2_000;
 
   /** Set under {@link #LOCK} by the first start; the runtime itself appears later. */
   private static boolean started;
@@ -86,8 +90,8 @@ final class AgentStarter {
           });
       List<InstrumentationModule> modules = discoverModules(config);
       // Byte Buddy, the modules and the meter registry take most of a second to load on a busy
-      // 2-core machine: they are set up on a thread of their own while main starts, and a class
-      // a module weaves waits at the deferred transformer until they are ready (see there).
+      // 2-core machine: they are set up on a thread of their own while main starts. Nothing waits
+      // for them: a targeted class that loads meanwhile is woven afterwards (DeferredTransformer).
       DeferredTransformer deferred =
           new DeferredTransformer(
               DeferredTransformer.Gate.anyOf(enabled(modules, config)), agentCode());
@@ -97,16 +101,21 @@ final class AgentStarter {
               () -> {
                 try {
                   finishStart(
-                      config, instrumentation, deferred, modules, socketFdsUnavailable[0], err);
+                      config,
+                      instrumentation,
+                      deferred,
+                      modules,
+                      socketFdsUnavailable[0],
+                      attached,
+                      err);
                 } finally {
-                  deferred.ready();
-                  AgentRuntime.startEnded();
+                  // Whatever failed, classes stop being remembered and timed.
+                  deferred.endStartup(0);
                 }
               },
               "faultline-agent-start");
       installer.setDaemon(true);
       deferred.installingOn(installer);
-      AgentRuntime.startingOn(installer);
       Runtime.getRuntime()
           .addShutdownHook(
               new Thread(
@@ -128,7 +137,9 @@ final class AgentStarter {
       DeferredTransformer deferred,
       List<InstrumentationModule> modules,
       String socketFdsUnavailable,
+      boolean attached,
       PrintStream err) {
+    long started = System.nanoTime();
     ScheduledExecutorService scheduler =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -143,12 +154,33 @@ final class AgentStarter {
     if (socketFdsUnavailable != null) {
       runtime.setSocketFdsUnavailable(socketFdsUnavailable);
     }
+    // Before any advice is woven: advice finds the runtime without waiting for it.
+    AgentRuntime.setCurrent(runtime);
+    InstrumentationInstaller installer =
+        new InstrumentationInstaller(
+            new DeferringInstrumentation(instrumentation, deferred),
+            AgentStarter.class.getClassLoader(),
+            attached);
+    step(err, "installing instrumentation", () -> installModules(installer, runtime, modules));
+    List<DeferredTransformer.EarlyClass> early = deferred.endStartup(END_STARTUP_WAIT_MILLIS);
+    int[] lateWoven = new int[1];
     step(
         err,
-        "installing instrumentation",
-        () ->
-            installModules(
-                new DeferringInstrumentation(instrumentation, deferred), runtime, modules));
+        "weaving classes loaded during the start",
+        () -> lateWoven[0] = installer.weaveLate(early));
+    AgentStartup startup =
+        new AgentStartup(
+            deferred.startupNanos(),
+            lateWoven[0],
+            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+    runtime.setStartup(startup);
+    if (startup.applicationNanos() > AgentStartup.REPORT_ABOVE_NANOS) {
+      err.printf(
+          "faultline: application threads spent %d ms inside the agent while it started (more"
+              + " than %d ms; faultline_agent_startup_blocked_seconds)%n",
+          TimeUnit.NANOSECONDS.toMillis(startup.applicationNanos()),
+          TimeUnit.NANOSECONDS.toMillis(AgentStartup.REPORT_ABOVE_NANOS));
+    }
     step(err, "tracking connection churn", () -> ChurnTracking.start(runtime));
     if (config.isFeatureEnabled(AgentConfigKeys.MICROMETER_BRIDGE)) {
       step(
@@ -158,9 +190,6 @@ final class AgentStarter {
               MicrometerWatcher.watch(
                   instrumentation, new ApplicationMicrometerBridge(registry), scheduler));
     }
-    AgentRuntime.setCurrent(runtime);
-    deferred.ready();
-    AgentRuntime.startEnded();
     scheduler.execute(
         () -> {
           step(err, "starting export", () -> startExport(runtime, err));
@@ -197,15 +226,13 @@ final class AgentStarter {
   }
 
   private static void installModules(
-      Instrumentation instrumentation, AgentRuntime runtime, List<InstrumentationModule> modules) {
+      InstrumentationInstaller installer,
+      AgentRuntime runtime,
+      List<InstrumentationModule> modules) {
     if (modules.isEmpty()) {
       return;
     }
-    ClassLoader agentLoader = AgentStarter.class.getClassLoader();
-    List<InstalledModule> installed =
-        new InstrumentationInstaller(instrumentation, agentLoader)
-            .install(modules, runtime.config());
-    runtime.setModules(installed);
+    runtime.setModules(installer.install(modules, runtime.config()));
   }
 
   private static void startExport(AgentRuntime runtime, PrintStream err) {
@@ -222,6 +249,14 @@ final class AgentStarter {
           .strongReference(true)
           .register(registry);
     }
+    AgentMeters.STARTUP_BLOCKED
+        .gauge(runtime, r -> r.startup().applicationSeconds())
+        .strongReference(true)
+        .register(registry);
+    AgentMeters.STARTUP_LATE_WOVEN
+        .gauge(runtime, r -> r.startup().lateWoven())
+        .strongReference(true)
+        .register(registry);
     FindingsMetrics.forClassPathCatalogs(runtime.findings()).bindTo(registry);
 
     StatusPage page = runtime.statusPage();

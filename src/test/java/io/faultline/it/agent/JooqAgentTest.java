@@ -62,8 +62,8 @@ class JooqAgentTest {
       throws Exception {
     Outcome o = runApp(postgres, Jdk.current(), jooq319(), "fail", "agent_fail");
     assertThat(o.stdout)
-        .contains("inner failed: io.faultline.jooq.NestedTransactionException")
-        .contains("outer failed: io.faultline.jooq.NestedTransactionException");
+        .contains("inner failed: io.faultline.shaded.jooq.NestedTransactionException")
+        .contains("outer failed: io.faultline.shaded.jooq.NestedTransactionException");
     assertThat(o.savepointsCreated).isZero();
     assertThat(multiXactTuples(postgres, "agent_fail")).isZero();
     assertThat(balance(postgres, "agent_fail")).isEqualTo(100);

@@ -100,8 +100,8 @@ class SpringJooqAgentTest {
     String table = boot.table("fail");
     Outcome o = run(postgres, Jdk.current(), JooqAgentTest.jooq319(), boot, "fail", table);
     assertThat(o.stdout())
-        .contains("inner failed: io.faultline.jooq.NestedTransactionException")
-        .contains("outer failed: io.faultline.jooq.NestedTransactionException")
+        .contains("inner failed: io.faultline.shaded.jooq.NestedTransactionException")
+        .contains("outer failed: io.faultline.shaded.jooq.NestedTransactionException")
         .contains("provider " + boot.provider);
     assertThat(o.savepointsCreated()).isZero();
     assertThat(o.findings()).contains("JOOQ_NESTED_TRANSACTION");
