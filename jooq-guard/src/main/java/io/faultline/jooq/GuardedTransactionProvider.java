@@ -92,6 +92,7 @@ public final class GuardedTransactionProvider implements TransactionProvider {
     private int subtransactionLimit = JooqConfigKeys.SUBTRANSACTION_LIMIT.defaultValue();
     private int maxCallSites = JooqConfigKeys.MAX_CALL_SITES.defaultValue();
     private int callSiteWalksPerSecond = JooqConfigKeys.CALL_SITE_WALKS.defaultValue();
+    private SqlLiterals sqlLiterals = JooqConfigKeys.SQL_LITERALS.defaultValue();
     private Boolean savepoints;
     private MeterRegistry registry;
     private Findings findings;
@@ -110,6 +111,7 @@ public final class GuardedTransactionProvider implements TransactionProvider {
       subtransactionLimit = config.get(JooqConfigKeys.SUBTRANSACTION_LIMIT);
       maxCallSites = config.get(JooqConfigKeys.MAX_CALL_SITES);
       callSiteWalksPerSecond = config.get(JooqConfigKeys.CALL_SITE_WALKS);
+      sqlLiterals = config.get(JooqConfigKeys.SQL_LITERALS);
       if (!config.isFeatureEnabled(JooqConfigKeys.GUARD)) {
         // Off (or misconfigured): count only, change nothing.
         nesting = NestingPolicy.ALLOW;
@@ -172,6 +174,18 @@ public final class GuardedTransactionProvider implements TransactionProvider {
     }
 
     /**
+     * How SQL text appears in findings, log lines and exception messages ({@code
+     * jooq.sql.literals}): {@link SqlLiterals#MASK} (the default) replaces literals with {@code ?};
+     * {@link SqlLiterals#KEEP} shows them, and with them whatever personal data or tokens the
+     * statements carry.
+     */
+    public Builder sqlLiterals(SqlLiterals literals) {
+      this.sqlLiterals =
+          orDefault(literals, JooqConfigKeys.SQL_LITERALS.defaultValue(), "sqlLiterals");
+      return this;
+    }
+
+    /**
      * Whether the delegate makes nested transactions savepoints; detected for jOOQ's providers and
      * assumed for others. Set it for a custom provider that joins instead.
      */
@@ -204,6 +218,7 @@ public final class GuardedTransactionProvider implements TransactionProvider {
           subtransactionLimit,
           maxCallSites,
           callSiteWalksPerSecond,
+          sqlLiterals,
           findings,
           registry);
     }

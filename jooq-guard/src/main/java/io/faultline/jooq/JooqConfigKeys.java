@@ -109,6 +109,21 @@ public final class JooqConfigKeys implements ConfigKeyCatalog {
               + " skipped, so per-site counts are estimates and their sum stays about the total."
               + " 0 walks every nested begin.");
 
+  /** Whether SQL text the guard shows keeps its literals. */
+  public static final ConfigKey<SqlLiterals> SQL_LITERALS =
+      ConfigKey.enumKey(
+          "jooq.sql.literals",
+          SqlLiterals.class,
+          SqlLiterals.MASK,
+          GUARD,
+          "How SQL text appears in findings (JOOQ_SAVEPOINT_AFTER_ROW_LOCK's locking statement),"
+              + " log lines and exception messages (StatementTimeoutException): mask replaces"
+              + " every string, number and dollar-quoted literal with ? and drops comments,"
+              + " keeping identifiers, keywords and parameters; keep shows the statement as it ran."
+              + " Risk of keep: the literals, often personal data or tokens (e-mail addresses,"
+              + " identity numbers, session tokens), then reach logs, the findings and the agent's"
+              + " HTTP endpoints.");
+
   /** The health poller's on/off switch. */
   public static final ConfigKey<Boolean> HEALTH_ENABLED =
       ConfigKey.bool(
@@ -170,6 +185,7 @@ public final class JooqConfigKeys implements ConfigKeyCatalog {
         SUBTRANSACTION_LIMIT,
         MAX_CALL_SITES,
         CALL_SITE_WALKS,
+        SQL_LITERALS,
         HEALTH_ENABLED,
         HEALTH_INTERVAL,
         LONG_TRANSACTION,

@@ -36,7 +36,9 @@ public final class JooqFindingTypes implements FindingCatalog {
               + " stalls.",
           "Do not open a nested transaction after SELECT ... FOR UPDATE: run the inner code in"
               + " the outer transaction (jooq.nesting=FLATTEN), or take the lock inside the inner"
-              + " transaction.");
+              + " transaction. The finding names the locking statement (evidence lockingStatement)"
+              + " with its literals masked as ?, so no data the statement carried is shown;"
+              + " jooq.sql.literals=keep shows them.");
 
   /** More than 64 savepoints in one top-level transaction. */
   public static final FindingType SUBTRANSACTION_OVERFLOW =

@@ -41,6 +41,7 @@ import org.jooq.TransactionContext;
 public final class TransactionGuard {
 
   private final boolean savepoints;
+  private final SqlLiterals literals;
   private final GuardMetrics metrics = new GuardMetrics();
   private final GuardInternalErrors errors = new GuardInternalErrors();
   private final NestingGate nesting;
@@ -56,18 +57,21 @@ public final class TransactionGuard {
       int subtransactionLimit,
       int maxCallSites,
       int callSiteWalksPerSecond,
+      SqlLiterals literals,
       Findings findings,
       MeterRegistry registry) {
     Objects.requireNonNull(policy, "policy");
     Objects.requireNonNull(timeouts, "timeouts");
+    Objects.requireNonNull(literals, "literals");
     this.savepoints = savepoints;
-    GuardFindings reporter = new GuardFindings(findings, policy);
+    this.literals = literals;
+    GuardFindings reporter = new GuardFindings(findings, policy, literals);
     RowLockDetector rowLocks = new RowLockDetector(reporter);
     this.nesting = new NestingGate(policy, maxCallSites, metrics, reporter, errors);
     this.callSiteSampler = new CallSiteSampler(callSiteWalksPerSecond);
     this.savepointAccounting =
         new SavepointAccounting(metrics, rowLocks, reporter, subtransactionLimit);
-    this.timeouts = new TransactionTimeouts(timeouts, metrics);
+    this.timeouts = new TransactionTimeouts(timeouts, metrics, literals);
     this.listener = new GuardExecuteListener(this.timeouts, rowLocks, errors);
     if (registry != null) {
       metrics.bindTo(registry);
@@ -321,6 +325,11 @@ public final class TransactionGuard {
   /** The timeouts in force. */
   public TimeoutSettings timeouts() {
     return timeouts.settings();
+  }
+
+  /** How SQL text appears in findings and exception messages ({@code jooq.sql.literals}). */
+  public SqlLiterals sqlLiterals() {
+    return literals;
   }
 
   /** Failures inside the guard that were logged and swallowed; zero unless there is a bug. */

@@ -44,6 +44,12 @@ class JooqAgentTest {
         .contains("JOOQ_NESTED_TRANSACTION", "JOOQ_SAVEPOINT_AFTER_ROW_LOCK")
         .contains("io.faultline.it.agent.app.JooqNestingApp.lambda$lockThenNestedUpdate");
     assertThat(o.page).contains("Transaction nesting hotspots", "JooqNestingApp");
+    // The locking statement's literal e-mail address is masked everywhere the agent shows it.
+    assertThat(o.findings)
+        .contains("SELECT * FROM agent_warn WHERE email = ? FOR UPDATE")
+        .doesNotContain("alice");
+    assertThat(o.page).contains("WHERE email = ? FOR UPDATE").doesNotContain("alice");
+    assertThat(o.log).contains("JOOQ_SAVEPOINT_AFTER_ROW_LOCK").doesNotContain("alice");
     assertThat(multiXactTuples(postgres, "agent_warn")).isEqualTo(1);
     assertThat(balance(postgres, "agent_warn")).isEqualTo(90);
   }
@@ -81,8 +87,12 @@ class JooqAgentTest {
     assertThat(multiXactTuples(postgres, "agent_321")).isEqualTo(1);
   }
 
-  /** What a child application did: its output, the savepoints counted, the findings and page. */
-  record Outcome(String stdout, double savepointsCreated, String findings, String page) {}
+  /**
+   * What a child application did: its output, the savepoints counted, the findings and page, and
+   * its standard error (where the agent logs).
+   */
+  record Outcome(
+      String stdout, double savepointsCreated, String findings, String page, String log) {}
 
   private static Outcome runApp(
       PostgresServer postgres, Jdk jdk, List<Path> jooq, String nesting, String table)
@@ -137,7 +147,8 @@ class JooqAgentTest {
       result.assertCleanExit();
       Matcher m = CREATED.matcher(metrics.body());
       assertThat(m.find()).as(metrics.body()).isTrue();
-      return new Outcome(result.stdout(), Double.parseDouble(m.group(1)), findings, page);
+      return new Outcome(
+          result.stdout(), Double.parseDouble(m.group(1)), findings, page, result.stderr());
     }
   }
 
