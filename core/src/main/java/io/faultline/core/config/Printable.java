@@ -49,6 +49,37 @@ final class Printable {
         : oneLine(head(raw)) + "... (" + raw.length() + " characters)";
   }
 
+  /**
+   * A configuration value described without its text: its length and what it starts with. A value
+   * may be a secret pasted into the wrong key, so a message about it never repeats it.
+   */
+  static String masked(String raw) {
+    int length = raw.codePointCount(0, raw.length());
+    if (length == 0) {
+      return "an empty value";
+    }
+    String trimmed = raw.strip();
+    if (trimmed.isEmpty()) {
+      return "a blank value of " + characters(length);
+    }
+    int first = trimmed.codePointAt(0);
+    String kind;
+    if (Character.isDigit(first)) {
+      kind = "a digit";
+    } else if (Character.isLetter(first)) {
+      kind = "a letter";
+    } else if (first == '-' || first == '+') {
+      kind = "a sign";
+    } else {
+      kind = "a symbol";
+    }
+    return "a value of " + characters(length) + " starting with " + kind;
+  }
+
+  private static String characters(int n) {
+    return n == 1 ? "1 character" : n + " characters";
+  }
+
   private static String head(String raw) {
     int end = MAX_ECHO;
     if (Character.isHighSurrogate(raw.charAt(end - 1))) {
