@@ -1,5 +1,7 @@
 package io.faultline.core.config;
 
+import io.faultline.core.LogText;
+
 /**
  * Makes user input safe to echo in a one-line message: control characters escaped, very long text
  * shortened. A 1 MB value or a value with a newline must not turn one problem into a flood or into
@@ -14,22 +16,7 @@ final class Printable {
 
   /** {@code text} with control characters escaped ({@code \n}, {@code \u0007}). */
   static String oneLine(String text) {
-    StringBuilder out = new StringBuilder(text.length());
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c == '\n') {
-        out.append("\\n");
-      } else if (c == '\r') {
-        out.append("\\r");
-      } else if (c == '\t') {
-        out.append("\\t");
-      } else if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
-        out.append(String.format("\\u%04x", (int) c));
-      } else {
-        out.append(c);
-      }
-    }
-    return out.toString();
+    return LogText.escape(text);
   }
 
   /**
