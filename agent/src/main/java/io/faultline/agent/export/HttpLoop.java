@@ -59,6 +59,7 @@ final class HttpLoop implements AutoCloseable {
   }
 
   private static final long SWEEP_MILLIS = 50;
+  private static final int BACKLOG = 256;
 
   private final ServerSocketChannel server;
   private final Selector selector;
@@ -113,7 +114,9 @@ final class HttpLoop implements AutoCloseable {
     ServerSocketChannel server = ServerSocketChannel.open();
     Selector selector = null;
     try {
-      server.bind(address, 50);
+      // A queue longer than the cap: a burst of connects waits for the selector, not for SYN
+      // retransmission (a dropped SYN is retried after a whole second).
+      server.bind(address, BACKLOG);
       server.configureBlocking(false);
       selector = Selector.open();
       server.register(selector, SelectionKey.OP_ACCEPT);
