@@ -65,9 +65,9 @@ public final class AgentConfigKeys implements ConfigKeyCatalog {
       ConfigKey.secret(
           "prometheus.token",
           PROMETHEUS,
-          "When set, every request to the endpoint must carry Authorization: Bearer <token>"
-              + " (else 401). Never shown; prefer prometheus.token-file, which keeps the token out"
-              + " of the command line and the environment.");
+          "When set, every request to the endpoint must carry the header Authorization: Bearer"
+              + " followed by this token (else 401). Never shown; prefer prometheus.token-file,"
+              + " which keeps the token out of the command line and the environment.");
 
   /** A file holding the bearer token. */
   public static final ConfigKey<String> PROMETHEUS_TOKEN_FILE =
