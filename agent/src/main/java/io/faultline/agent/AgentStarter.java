@@ -2,6 +2,7 @@ package io.faultline.agent;
 
 import io.faultline.agent.export.ApplicationMicrometerBridge;
 import io.faultline.agent.export.BuiltInSections;
+import io.faultline.agent.export.EndpointSetup;
 import io.faultline.agent.export.FindingsJson;
 import io.faultline.agent.export.MicrometerWatcher;
 import io.faultline.agent.export.ScrapeEndpoint;
@@ -24,14 +25,11 @@ import io.faultline.core.host.HostTcpMetrics;
 import io.faultline.core.host.ProcFs;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.instrument.Instrumentation;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -46,8 +44,6 @@ import java.util.concurrent.TimeUnit;
  * fails is reported and skipped; the others still run.
  */
 final class AgentStarter {
-
-  private static final String PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
   private static final Object LOCK = new Object();
 
@@ -265,51 +261,23 @@ final class AgentStarter {
     page.add(BuiltInSections.instrumentation(runtime::modules));
     page.add(BuiltInSections.configuration(config));
 
-    if (config.isFeatureEnabled(AgentConfigKeys.PROMETHEUS)) {
-      int port = config.get(AgentConfigKeys.PROMETHEUS_PORT);
-      String host = config.get(AgentConfigKeys.PROMETHEUS_HOST);
-      if (port < 0 || port > 65535) {
-        err.println(
-            "faultline: prometheus.port="
-                + port
-                + " is not a port (0 turns the endpoint off, 1-65535 is a port); the endpoint is"
-                + " off");
-      } else if (port > 0) {
-        Map<String, ScrapeEndpoint.Body> routes = new LinkedHashMap<>();
-        routes.put("/metrics", new ScrapeEndpoint.Body(PROMETHEUS_CONTENT_TYPE, registry::scrape));
-        routes.put(
-            "/faultline/findings",
-            new ScrapeEndpoint.Body(
-                "application/json", () -> FindingsJson.of(runtime.findings().active())));
-        routes.put(
-            "/faultline/agent",
-            new ScrapeEndpoint.Body("application/json", () -> AgentStatusJson.of(runtime)));
-        routes.put(
-            "/",
-            new ScrapeEndpoint.Body(
-                "text/html; charset=utf-8",
+    ScrapeEndpoint endpoint =
+        EndpointSetup.start(
+            config,
+            new EndpointSetup.Pages(
+                registry::scrape,
+                () -> FindingsJson.of(runtime.findings().active()),
+                () -> AgentStatusJson.of(runtime),
                 () ->
                     page.render(
                         "Faultline agent "
                             + AgentVersion.get()
                             + " · Java "
                             + System.getProperty("java.version")
-                            + " · /metrics · /faultline/findings · /faultline/agent")));
-        try {
-          ScrapeEndpoint endpoint = ScrapeEndpoint.start(host, port, routes);
-          runtime.setEndpointPort(endpoint.port());
-        } catch (IOException | RuntimeException e) {
-          err.println(
-              "faultline: cannot serve /metrics and the status page on "
-                  + host
-                  + ":"
-                  + port
-                  + " ("
-                  + e
-                  + "); set prometheus.port to a free port, or 0 to turn the endpoint off. The"
-                  + " agent goes on without it.");
-        }
-      }
+                            + " · /metrics · /faultline/findings · /faultline/agent")),
+            err);
+    if (endpoint != null) {
+      runtime.setEndpointPort(endpoint.port());
     }
 
     if (config.isFeatureEnabled(HostConfigKeys.FEATURE)) {

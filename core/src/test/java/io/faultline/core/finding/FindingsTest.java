@@ -87,6 +87,17 @@ class FindingsTest {
   }
 
   @Test
+  void aSubjectWithALineBreakIsLoggedOnOneLine() {
+    findings.raise(window("client-1\nfaultline: forged entry", 200));
+    findings.clear("WINDOW_SCALING_OFF", "client-1\nfaultline: forged entry");
+
+    assertThat(log.lines)
+        .hasSize(2)
+        .allSatisfy(line -> assertThat(line).doesNotContain("\n").contains("client-1\\nfaultline"));
+    assertThat(findings.active()).isEmpty();
+  }
+
+  @Test
   void aFindingRaisedAgainAfterClearingCountsAndLogsAgain() {
     findings.raise(window("node 1", 200));
     findings.clear("WINDOW_SCALING_OFF", "node 1");

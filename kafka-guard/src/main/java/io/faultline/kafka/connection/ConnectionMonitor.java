@@ -1,5 +1,6 @@
 package io.faultline.kafka.connection;
 
+import io.faultline.core.LogText;
 import io.faultline.core.finding.Finding;
 import io.faultline.core.finding.Findings;
 import io.faultline.core.net.Outcome;
@@ -139,7 +140,7 @@ public final class ConnectionMonitor implements AutoCloseable {
       }
       return current;
     } catch (RuntimeException e) {
-      LOG.log(Level.DEBUG, "Faultline: sampling " + key + " failed", e);
+      LOG.log(Level.DEBUG, "Faultline: sampling " + LogText.oneLine(key) + " failed", e);
       return List.of();
     }
   }
