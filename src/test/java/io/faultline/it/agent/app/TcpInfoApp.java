@@ -40,6 +40,7 @@ public final class TcpInfoApp {
                 + readerType.getMethod("isSupported").invoke(reader)
                 + " "
                 + ((Optional<?>) readerType.getMethod("unsupportedReason").invoke(reader))
+                    .map(String::valueOf)
                     .orElse(""));
         if (fdValue.isPresent()) {
           Object info = readerType.getMethod("read", int.class).invoke(reader, fdValue.get());
