@@ -46,6 +46,8 @@ public final class ChurningClientApp {
 
   /** See the class comment. */
   public static void main(String[] args) throws Exception {
+    // What the test measures starts with the first call: not before the agent has woven it.
+    AgentReady.await();
     int endpoint = Integer.parseInt(args[0]);
     int seconds = Integer.parseInt(args[1]);
     int perSecond = Integer.parseInt(args[2]);

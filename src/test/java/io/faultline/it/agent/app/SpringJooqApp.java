@@ -36,6 +36,8 @@ public final class SpringJooqApp {
 
   /** See the class comment. */
   public static void main(String[] args) throws Exception {
+    // Its first transaction is what the test is about: not before the agent has woven jOOQ.
+    AgentReady.await();
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(args[0]);
     config.setUsername(args[1]);
