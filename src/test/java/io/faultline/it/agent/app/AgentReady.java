@@ -8,12 +8,12 @@ import java.lang.management.ManagementFactory;
  * installed is woven afterwards, and those first calls are not observed); an application whose test
  * is about what the agent does to its very first transaction or request waits here first.
  */
-final class AgentReady {
+public final class AgentReady {
 
   private AgentReady() {}
 
   /** Returns at once without an agent; otherwise once it is installed, or after 60 s. */
-  static void await() throws Exception {
+  public static void await() throws Exception {
     boolean attached =
         ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
             .anyMatch(a -> a.startsWith("-javaagent:") && a.contains("faultline-agent"));
