@@ -209,7 +209,8 @@ public final class ReferenceDocs {
     md.append("# Findings reference\n\n").append(generatedNote("finding types"));
     md.append(
         "Each finding has a stable id, a default severity, and a section here whose anchor is the"
-            + " lower-case id; log lines and the status page link to it.\n\n");
+            + " lower-case id; log lines and the status page link to it. The incidents the findings"
+            + " come from are told in [incidents.md](incidents.md).\n\n");
     md.append(Markdown.header("Id", "Default severity", "What was found"));
     for (FindingType type : findingTypes) {
       md.append(
@@ -225,6 +226,15 @@ public final class ReferenceDocs {
       md.append("Default severity: ").append(type.defaultSeverity().name()).append("\n\n");
       md.append("**Why it matters.** ").append(type.why()).append("\n\n");
       md.append("**What to do.** ").append(type.remediation()).append("\n");
+      if (!type.incidents().isEmpty()) {
+        List<String> links = new ArrayList<>();
+        type.incidents()
+            .forEach(
+                i ->
+                    links.add(
+                        "[" + capitalized(i.publicName()) + "](incidents.md#" + i.anchor() + ")"));
+        md.append("\n**Incident.** ").append(String.join(", ", links)).append("\n");
+      }
     }
     return md.toString();
   }
@@ -235,7 +245,8 @@ public final class ReferenceDocs {
     md.append("# Metrics reference\n\n").append(generatedNote("meters"));
     md.append(
         "Names are Micrometer names; a Prometheus registry writes them with `_` for `.`, the base"
-            + " unit appended, and `_total` on counters. Tag values come from small fixed sets.\n\n");
+            + " unit appended, and `_total` on counters. Tag values come from small fixed"
+            + " sets.\n\n");
     md.append(Markdown.header("Name", "Type", "Base unit", "Tags", "Feature", "Description"));
     for (MeterDoc meter : meters) {
       List<String> tags = new ArrayList<>();
@@ -251,6 +262,10 @@ public final class ReferenceDocs {
                   Markdown.cell(meter.description()))));
     }
     return md.toString();
+  }
+
+  private static String capitalized(String text) {
+    return Character.toUpperCase(text.charAt(0)) + text.substring(1);
   }
 
   /** The part of {@link FindingType#docsAnchor()} after {@code #}. */
