@@ -209,8 +209,11 @@ public final class ReferenceDocs {
     md.append("# Findings reference\n\n").append(generatedNote("finding types"));
     md.append(
         "Each finding has a stable id, a default severity, and a section here whose anchor is the"
-            + " lower-case id; log lines and the status page link to it. The incidents the findings"
-            + " come from are told in [incidents.md](incidents.md).\n\n");
+            + " lower-case id; log lines and the status page link to it. Where there is no copy of"
+            + " this repository, `"
+            + FindingType.EXPLAIN_COMMAND
+            + " <ID>` prints the same section. The incidents the findings come from are told in"
+            + " [incidents.md](incidents.md).\n\n");
     md.append(Markdown.header("Id", "Default severity", "What was found"));
     for (FindingType type : findingTypes) {
       md.append(
@@ -235,6 +238,11 @@ public final class ReferenceDocs {
                         "[" + capitalized(i.publicName()) + "](incidents.md#" + i.anchor() + ")"));
         md.append("\n**Incident.** ").append(String.join(", ", links)).append("\n");
       }
+      md.append("\nFrom the agent jar: `")
+          .append(FindingType.EXPLAIN_COMMAND)
+          .append(' ')
+          .append(type.id())
+          .append("`\n");
     }
     return md.toString();
   }

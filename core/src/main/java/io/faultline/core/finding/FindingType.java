@@ -26,6 +26,9 @@ public record FindingType(
     String remediation,
     List<Incident> incidents) {
 
+  /** The command that prints a finding's documentation from the agent jar, without its id. */
+  public static final String EXPLAIN_COMMAND = "java -jar faultline-agent.jar explain";
+
   private static final Pattern ID = Pattern.compile("[A-Z][A-Z0-9]*(_[A-Z0-9]+)*");
 
   /** Validates the declaration; a malformed one is a programming error caught by the first test. */
@@ -64,5 +67,14 @@ public record FindingType(
    */
   public String docsAnchor() {
     return "docs/findings.md#" + id.toLowerCase(Locale.ROOT);
+  }
+
+  /**
+   * Where a reader finds this finding explained, with or without the repository: the docs section
+   * and the agent jar's {@code explain} command. Every text that points a reader to the docs uses
+   * this.
+   */
+  public String docsReference() {
+    return docsAnchor() + " or: " + EXPLAIN_COMMAND + " " + id;
   }
 }

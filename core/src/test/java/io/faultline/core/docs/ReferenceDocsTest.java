@@ -49,7 +49,7 @@ class ReferenceDocsTest {
   }
 
   @Test
-  void aFindingsSectionLinksItsIncidents() {
+  void aFindingsSectionLinksItsIncidentsAndNamesTheExplainCommand() {
     FindingType type =
         new FindingType(
             "SAMPLE_FINDING",
@@ -63,7 +63,8 @@ class ReferenceDocsTest {
     assertThat(findings)
         .contains(
             "\n**Incident.** [The LINE Kafka incident](incidents.md#line-kafka), [The Tencent CKafka"
-                + " incident](incidents.md#tencent-ckafka)\n");
+                + " incident](incidents.md#tencent-ckafka)\n")
+        .contains("\nFrom the agent jar: `java -jar faultline-agent.jar explain SAMPLE_FINDING`\n");
     assertThat(docs.findings())
         .contains(
             "\n**Incident.** [The Elastic Beanstalk port exhaustion]"
