@@ -15,8 +15,9 @@ public final class HealthFindingTypes implements FindingCatalog {
           "PG_MULTIXACT_SLRU_THRASH",
           Severity.CRITICAL,
           "PostgreSQL's MultiXact member SLRU cache is missing most lookups",
-          "The Channel.io PostgreSQL outage: the MultiXact member cache hit ratio fell below 10 %"
-              + " five minutes before a 15-minute outage with LWLock:MultiXactMemberBuffer waits."
+          "The Channel.io PostgreSQL outage: the MultiXact member cache hit ratio dropped about"
+              + " five minutes before a 15-minute outage with LWLock:MultiXactMemberBuffer waits"
+              + " (below 10 % within a minute of a long transaction in the post's reproduction)."
               + " MultiXacts come from several transactions (or a transaction and its savepoints)"
               + " locking the same rows; a long transaction keeps them from being truncated.",
           "Find the flows that lock a row and then update it in a savepoint"
