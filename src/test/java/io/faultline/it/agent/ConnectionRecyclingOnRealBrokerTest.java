@@ -156,8 +156,8 @@ class ConnectionRecyclingOnRealBrokerTest {
               keys.size(),
               result.stderr());
       System.out.printf(
-          "recycle=%s: recycled=%.0f would_recycle=%.0f rate_limited=%.0f window_scaling(node"
-              + " 1)=%.0f acked=%d consumed=%d distinct_keys=%d%n",
+          "recycle=%s: recycled=%.0f would_recycle=%.0f rate_limited=%.0f window_scaling(node 1)=%.0f"
+              + " acked=%d consumed=%d distinct_keys=%d%n",
           label,
           run.recycled,
           run.wouldRecycle,

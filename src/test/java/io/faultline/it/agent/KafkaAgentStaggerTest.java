@@ -87,8 +87,7 @@ class KafkaAgentStaggerTest {
     public String toString() {
       return String.format(
           Locale.ROOT,
-          "%d connections, spread %.2f s (middle 80%%: %.2f s), offsets after the election ms %s;"
-              + " acked=%d failed=%d",
+          "%d connections, spread %.2f s (middle 80%%: %.2f s), offsets after the election ms %s; acked=%d failed=%d",
           offsetsMs.size(),
           spreadMs() / 1000.0,
           middleSpreadMs() / 1000.0,

@@ -228,8 +228,7 @@ class TransmitGapOnRealBrokersTest {
       out.append(
           String.format(
               Locale.ROOT,
-              "%-5d %5.0f | %8.1f | %8.1f %8.1f | %7.1f %8.1f %8.1f %8.1f %9.1f %7.1f | %8.1f |"
-                  + " %s%n",
+              "%-5d %5.0f | %8.1f | %8.1f %8.1f | %7.1f %8.1f %8.1f %8.1f %9.1f %7.1f | %8.1f | %s%n",
               node,
               requests.get(node),
               latency.get(node),

@@ -253,8 +253,7 @@ public final class ReferenceDocs {
     md.append("# Metrics reference\n\n").append(generatedNote("meters"));
     md.append(
         "Names are Micrometer names; a Prometheus registry writes them with `_` for `.`, the base"
-            + " unit appended, and `_total` on counters. Tag values come from small fixed"
-            + " sets.\n\n");
+            + " unit appended, and `_total` on counters. Tag values come from small fixed sets.\n\n");
     md.append(Markdown.header("Name", "Type", "Base unit", "Tags", "Feature", "Description"));
     for (MeterDoc meter : meters) {
       List<String> tags = new ArrayList<>();
