@@ -103,9 +103,9 @@ public final class JooqConfigKeys implements ConfigKeyCatalog {
           "jooq.call-sites.walks-per-second",
           100,
           GUARD,
-          "Nested begins per second whose call site is found by a stack walk (about 15 µs each on"
-              + " a busy thread). Below it every nested begin is walked and per-site counts are"
-              + " exact; above it begins are sampled and each walked one counts for the ones"
+          "Nested begins per second whose call site is found by a stack walk (docs/benchmarks.md"
+              + " has what a walk costs). Below it every nested begin is walked and per-site counts"
+              + " are exact; above it begins are sampled and each walked one counts for the ones"
               + " skipped, so per-site counts are estimates and their sum stays about the total."
               + " 0 walks every nested begin.");
 
@@ -158,8 +158,7 @@ public final class JooqConfigKeys implements ConfigKeyCatalog {
           0.5,
           HEALTH,
           "Hit ratio of the MultiXact member SLRU cache over one poll interval below which"
-              + " PG_MULTIXACT_SLRU_THRASH is raised (seed 004 fell below 0.1 five minutes before"
-              + " its outage).");
+              + " PG_MULTIXACT_SLRU_THRASH is raised.");
 
   /** Minimum SLRU activity for the hit ratio to be judged. */
   public static final ConfigKey<Integer> SLRU_MIN_ACCESSES =

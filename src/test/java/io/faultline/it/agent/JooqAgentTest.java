@@ -24,8 +24,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The agent's jOOQ instrumentation in a child JVM whose application ({@link
  * io.faultline.it.agent.app.JooqNestingApp}) is plain jOOQ + HikariCP with no Faultline code,
- * against the real PostgreSQL: seed 004's flow under each nesting policy, on jOOQ 3.19 (the suite's
- * JDK) and jOOQ 3.21 on JDK 25. The MultiXact is read from the tuple's infomask with pageinspect.
+ * against the real PostgreSQL: the Channel.io PostgreSQL outage's flow under each nesting policy,
+ * on jOOQ 3.19 (the suite's JDK) and jOOQ 3.21 on JDK 25. The MultiXact is read from the tuple's
+ * infomask with pageinspect.
  */
 @ExtendWith(RealServers.class)
 @RequiresDocker("pageinspect comes from the project's image")

@@ -34,10 +34,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * What the guard shows of a statement on a real PostgreSQL: seed 004's flow locking the row by a
- * literal e-mail address, and a statement cancelled by its statement timeout, with jOOQ inlining
- * the values ({@link StatementType#STATIC_STATEMENT}) and with bind values. By default no literal
- * reaches the finding or the exception; {@code jooq.sql.literals=keep} shows them.
+ * What the guard shows of a statement on a real PostgreSQL: the Channel.io PostgreSQL outage's flow
+ * locking the row by a literal e-mail address, and a statement cancelled by its statement timeout,
+ * with jOOQ inlining the values ({@link StatementType#STATIC_STATEMENT}) and with bind values. By
+ * default no literal reaches the finding or the exception; {@code jooq.sql.literals=keep} shows
+ * them.
  */
 @ExtendWith(RealServers.class)
 class SqlLiteralsTest {

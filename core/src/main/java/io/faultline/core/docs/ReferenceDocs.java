@@ -209,7 +209,11 @@ public final class ReferenceDocs {
     md.append("# Findings reference\n\n").append(generatedNote("finding types"));
     md.append(
         "Each finding has a stable id, a default severity, and a section here whose anchor is the"
-            + " lower-case id; log lines and the status page link to it.\n\n");
+            + " lower-case id; log lines and the status page link to it. Where there is no copy of"
+            + " this repository, `"
+            + FindingType.EXPLAIN_COMMAND
+            + " <ID>` prints the same section. The incidents the findings come from are told in"
+            + " [incidents.md](incidents.md).\n\n");
     md.append(Markdown.header("Id", "Default severity", "What was found"));
     for (FindingType type : findingTypes) {
       md.append(
@@ -225,6 +229,20 @@ public final class ReferenceDocs {
       md.append("Default severity: ").append(type.defaultSeverity().name()).append("\n\n");
       md.append("**Why it matters.** ").append(type.why()).append("\n\n");
       md.append("**What to do.** ").append(type.remediation()).append("\n");
+      if (!type.incidents().isEmpty()) {
+        List<String> links = new ArrayList<>();
+        type.incidents()
+            .forEach(
+                i ->
+                    links.add(
+                        "[" + capitalized(i.publicName()) + "](incidents.md#" + i.anchor() + ")"));
+        md.append("\n**Incident.** ").append(String.join(", ", links)).append("\n");
+      }
+      md.append("\nFrom the agent jar: `")
+          .append(FindingType.EXPLAIN_COMMAND)
+          .append(' ')
+          .append(type.id())
+          .append("`\n");
     }
     return md.toString();
   }
@@ -251,6 +269,10 @@ public final class ReferenceDocs {
                   Markdown.cell(meter.description()))));
     }
     return md.toString();
+  }
+
+  private static String capitalized(String text) {
+    return Character.toUpperCase(text.charAt(0)) + text.substring(1);
   }
 
   /** The part of {@link FindingType#docsAnchor()} after {@code #}. */

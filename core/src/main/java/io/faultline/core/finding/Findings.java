@@ -238,7 +238,9 @@ public final class Findings {
     }
   }
 
-  /** {@code [WARNING] ID about subject: message {evidence}. What to do: ... (docs anchor)}. */
+  /**
+   * {@code [WARNING] ID about subject: message {evidence}. What to do: ... (see docs reference)}.
+   */
   private static String describe(Finding finding) {
     return "["
         + finding.severity()
@@ -251,8 +253,8 @@ public final class Findings {
         + (finding.evidence().isEmpty() ? "" : " " + finding.evidence())
         + ". What to do: "
         + finding.type().remediation()
-        + " ("
-        + finding.type().docsAnchor()
+        + " (see "
+        + finding.type().docsReference()
         + ")";
   }
 

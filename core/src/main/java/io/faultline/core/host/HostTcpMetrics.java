@@ -16,10 +16,10 @@ import java.util.regex.Pattern;
 
 /**
  * The kernel's listen-queue and SYN-cookie counters and the TIME_WAIT count as meters named {@code
- * faultline.host.tcp.*}, so a reconnect storm (seed 000) or port exhaustion (seed 001) shows on a
- * dashboard as it happens. Values are of the network namespace read (a container's own). Meters
- * whose source cannot be read at bind time are not registered; {@link #close()} removes the ones
- * that were.
+ * faultline.host.tcp.*}, so a reconnect storm (the LINE Kafka incident) or port exhaustion (the
+ * Elastic Beanstalk port exhaustion) shows on a dashboard as it happens. Values are of the network
+ * namespace read (a container's own). Meters whose source cannot be read at bind time are not
+ * registered; {@link #close()} removes the ones that were.
  */
 public final class HostTcpMetrics implements MeterBinder, AutoCloseable {
 

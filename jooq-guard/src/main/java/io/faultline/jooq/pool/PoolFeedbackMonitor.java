@@ -21,8 +21,8 @@ import javax.sql.DataSource;
 
 /**
  * Watches one HikariCP pool beside its database's lock waits and raises {@code
- * POOL_GROWTH_UNDER_CONTENTION} when the pool grows toward its maximum while contention rises (seed
- * 004's feedback loop); see {@link PoolFeedback} for the rule.
+ * POOL_GROWTH_UNDER_CONTENTION} when the pool grows toward its maximum while contention rises (the
+ * Channel.io PostgreSQL outage's feedback loop); see {@link PoolFeedback} for the rule.
  *
  * <pre>{@code
  * PoolFeedbackMonitor monitor =

@@ -27,10 +27,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 
 /**
- * PostgreSQL's own warning signs of seed 004, polled from a connection of its own on a daemon
- * thread: {@code pg_stat_slru} hit ratio per cache (from deltas between polls), the age of the
- * oldest open transaction, {@code mxid_age(datminmxid)}, and on PostgreSQL 16+ the backends whose
- * subtransaction cache overflowed. Raises {@code PG_MULTIXACT_SLRU_THRASH}, {@code
+ * PostgreSQL's own warning signs of the Channel.io PostgreSQL outage, polled from a connection of
+ * its own on a daemon thread: {@code pg_stat_slru} hit ratio per cache (from deltas between polls),
+ * the age of the oldest open transaction, {@code mxid_age(datminmxid)}, and on PostgreSQL 16+ the
+ * backends whose subtransaction cache overflowed. Raises {@code PG_MULTIXACT_SLRU_THRASH}, {@code
  * PG_LONG_TRANSACTION} and, when the database cannot be queried, {@code PG_HEALTH_UNREACHABLE}.
  *
  * <p>It never blocks the application: gauges read the last poll's values; every query has a short

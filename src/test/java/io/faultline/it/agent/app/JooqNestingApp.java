@@ -10,10 +10,10 @@ import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
 
 /**
- * A plain jOOQ + HikariCP application with no Faultline code: it runs seed 004's flow once (lock a
- * row by its e-mail address with {@code SELECT ... FOR UPDATE}, then update it in a nested {@code
- * dsl.transaction}), prints what happened, then {@code ready} and waits for a line on standard
- * input.
+ * A plain jOOQ + HikariCP application with no Faultline code: it runs the Channel.io PostgreSQL
+ * outage's flow once (lock a row by its e-mail address with {@code SELECT ... FOR UPDATE}, then
+ * update it in a nested {@code dsl.transaction}), prints what happened, then {@code ready} and
+ * waits for a line on standard input.
  *
  * <p>Arguments: JDBC URL, user, password, table.
  */

@@ -10,7 +10,7 @@ import java.util.stream.Collectors;
 /**
  * The demo's service: a plain jOOQ + HikariCP + kafka-clients application with no Faultline code,
  * run by the launcher with {@code -javaagent:} on the agent jar. It does, one command at a time,
- * what the incidents in {@code ../shared/seeds/} did; the launcher then asks the agent what it saw.
+ * what the incidents in docs/incidents.md did; the launcher then asks the agent what it saw.
  *
  * <p>Commands arrive one per line on standard input ({@code name arg...}); each is answered by one
  * line on standard output, {@code @done name key=value ...} or {@code @failed name message}. End of
