@@ -6,6 +6,7 @@ import io.faultline.core.config.EnvironmentNames;
 import io.faultline.core.finding.FindingCatalog;
 import io.faultline.core.finding.FindingType;
 import io.faultline.core.metrics.MeterCatalog;
+import io.faultline.core.metrics.MeterConvention;
 import io.faultline.core.metrics.MeterDoc;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -254,6 +255,7 @@ public final class ReferenceDocs {
     md.append(
         "Names are Micrometer names; a Prometheus registry writes them with `_` for `.`, the base"
             + " unit appended, and `_total` on counters. Tag values come from small fixed sets.\n\n");
+    md.append(conventions());
     md.append(Markdown.header("Name", "Type", "Base unit", "Tags", "Feature", "Description"));
     for (MeterDoc meter : meters) {
       List<String> tags = new ArrayList<>();
@@ -268,6 +270,39 @@ public final class ReferenceDocs {
                   Markdown.code(meter.feature()),
                   Markdown.cell(meter.description()))));
     }
+    return md.toString();
+  }
+
+  /**
+   * The naming convention, written once here and enforced by {@link MeterConvention#violations}
+   * over every catalog.
+   */
+  private static String conventions() {
+    StringBuilder md = new StringBuilder("## Naming convention\n\n");
+    md.append(
+        """
+        Every meter follows these rules; a test over every declared meter fails when one does not.
+
+        - The name is lowercase and dotted, starting `faultline.` and the feature: \
+        `faultline.jooq.transactions`.
+        - Every meter has a base unit (a timer's is seconds) and a one-sentence description.
+        - Tag values come from small fixed sets: never a user-supplied or per-request value such as \
+        a `client.id`, a SQL text or a thread name. (`kafka.meters.client-id=true` opts in to \
+        `client.id` on the per-broker Kafka meters, for a service with a few clients; it is off by \
+        default and not a declared tag.)
+        - One tag key per concept, from the list below. What happened to the counted thing is \
+        always `outcome` (never `result`, `event`, `action` or `decision`).
+        - Tags you add yourself — `tags("db", "orders")` on a builder, or the extra tags of a \
+        binder's constructor — are added to every meter that instance registers, so two guards or \
+        two databases on one registry are two series rather than one silently kept. A key the \
+        meter sets itself (say `outcome`) is refused when the builder is configured.
+
+        """);
+    md.append(Markdown.header("Tag key", "Concept"));
+    MeterConvention.TAG_KEYS.forEach(
+        (key, concept) ->
+            md.append(Markdown.row(List.of(Markdown.code(key), Markdown.cell(concept)))));
+    md.append("\n## Meters\n\n");
     return md.toString();
   }
 
