@@ -2,9 +2,12 @@ package io.faultline.jooq;
 
 import io.faultline.core.config.FaultlineConfig;
 import io.faultline.core.finding.Findings;
+import io.faultline.core.metrics.CommonTags;
 import io.faultline.jooq.internal.SavepointBehaviour;
 import io.faultline.jooq.timeout.TimeoutSettings;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
 import java.time.Duration;
 import java.util.Objects;
 import org.jooq.TransactionContext;
@@ -25,6 +28,7 @@ import org.jooq.impl.ThreadLocalTransactionProvider;
  *         .statementTimeout(Duration.ofSeconds(5))
  *         .transactionTimeout(Duration.ofSeconds(60))
  *         .meterRegistry(registry)
+ *         .tags("db", "orders")
  *         .findings(findings)
  *         .build();
  * DSLContext dsl = DSL.using(configuration.derive(provider));
@@ -95,6 +99,7 @@ public final class GuardedTransactionProvider implements TransactionProvider {
     private SqlLiterals sqlLiterals = JooqConfigKeys.SQL_LITERALS.defaultValue();
     private Boolean savepoints;
     private MeterRegistry registry;
+    private Tags meterTags = Tags.empty();
     private Findings findings;
 
     Builder(TransactionProvider delegate) {
@@ -200,6 +205,31 @@ public final class GuardedTransactionProvider implements TransactionProvider {
       return this;
     }
 
+    /**
+     * Tags added to every meter of this guard, so two guards on one registry (two databases, two
+     * pools) are told apart: {@code tags("db", "orders")}. Replaces earlier calls.
+     *
+     * @param keyValues key, value, key, value...
+     * @throws NullPointerException when {@code keyValues}, a key or a value is null
+     * @throws IllegalArgumentException on an odd count, or a key the guard's meters set themselves
+     *     ({@code outcome}, {@code kind})
+     */
+    public Builder tags(String... keyValues) {
+      return tags(CommonTags.of("tags", keyValues));
+    }
+
+    /**
+     * Tags added to every meter of this guard; see {@link #tags(String...)}.
+     *
+     * @throws NullPointerException when {@code tags} or one of them is null
+     * @throws IllegalArgumentException on a key the guard's meters set themselves
+     */
+    public Builder tags(Iterable<Tag> tags) {
+      this.meterTags =
+          CommonTags.refuseDeclared("tags", CommonTags.of("tags", tags), new JooqMeters().meters());
+      return this;
+    }
+
     /** Where findings go; none by default. */
     public Builder findings(Findings findings) {
       this.findings = findings;
@@ -220,7 +250,8 @@ public final class GuardedTransactionProvider implements TransactionProvider {
           callSiteWalksPerSecond,
           sqlLiterals,
           findings,
-          registry);
+          registry,
+          meterTags);
     }
 
     /** The guarded provider. */

@@ -8,6 +8,7 @@ import io.faultline.jooq.internal.LevelKind;
 import io.faultline.jooq.timeout.TimeoutSettings;
 import io.faultline.jooq.timeout.TransactionTimeoutException;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import java.util.Map;
 import java.util.Objects;
 import org.jooq.Configuration;
@@ -59,7 +60,8 @@ public final class TransactionGuard {
       int callSiteWalksPerSecond,
       SqlLiterals literals,
       Findings findings,
-      MeterRegistry registry) {
+      MeterRegistry registry,
+      Tags meterTags) {
     Objects.requireNonNull(policy, "policy");
     Objects.requireNonNull(timeouts, "timeouts");
     Objects.requireNonNull(literals, "literals");
@@ -74,7 +76,7 @@ public final class TransactionGuard {
     this.timeouts = new TransactionTimeouts(timeouts, metrics, literals);
     this.listener = new GuardExecuteListener(this.timeouts, rowLocks, errors);
     if (registry != null) {
-      metrics.bindTo(registry);
+      metrics.bindTo(registry, meterTags);
     }
   }
 

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class JooqAgentTest {
 
   private static final Pattern CREATED =
-      Pattern.compile("faultline_jooq_savepoints_total\\{event=\"created\",?\\} ([0-9.]+)");
+      Pattern.compile("faultline_jooq_savepoints_total\\{outcome=\"created\",?\\} ([0-9.]+)");
 
   @Test
   void warnCountsTheSavepointAndFlagsTheNestingAndTheRowLockAtTheAppsCallSite(

@@ -1,9 +1,11 @@
 package io.faultline.jooq.internal;
 
+import io.faultline.core.metrics.MeterDoc;
 import io.faultline.jooq.JooqMeters;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
@@ -59,20 +61,29 @@ public final class GuardMetrics {
 
   /** Registers every meter on {@code registry}. */
   public synchronized void bindTo(MeterRegistry registry) {
-    counter(registry, JooqMeters.TRANSACTIONS, committed, "committed");
-    counter(registry, JooqMeters.TRANSACTIONS, rolledBack, "rolled_back");
-    counter(registry, JooqMeters.TRANSACTIONS, failed, "failed");
-    counter(registry, JooqMeters.SAVEPOINTS, savepointsCreated, "created");
-    counter(registry, JooqMeters.SAVEPOINTS, savepointsReleased, "released");
-    counter(registry, JooqMeters.SAVEPOINTS, savepointsRolledBack, "rolled_back");
-    counter(registry, JooqMeters.NESTED, nestedAllowed, "allowed");
-    counter(registry, JooqMeters.NESTED, nestedFlattened, "flattened");
-    counter(registry, JooqMeters.NESTED, nestedRefused, "refused");
-    counter(registry, JooqMeters.TIMEOUTS, statementTimeouts, "statement");
-    counter(registry, JooqMeters.TIMEOUTS, transactionTimeouts, "transaction");
-    counter(registry, JooqMeters.TIMEOUTS, lockTimeouts, "lock");
-    DistributionSummary d = JooqMeters.NESTING_DEPTH.summary().register(registry);
-    DistributionSummary p = JooqMeters.SAVEPOINTS_PER_TRANSACTION.summary().register(registry);
+    bindTo(registry, Tags.empty());
+  }
+
+  /**
+   * Registers every meter on {@code registry}, each also tagged with {@code common} (checked by the
+   * builder: none of its keys is one the meters declare).
+   */
+  public synchronized void bindTo(MeterRegistry registry, Tags common) {
+    counter(registry, common, JooqMeters.TRANSACTIONS, committed, "committed");
+    counter(registry, common, JooqMeters.TRANSACTIONS, rolledBack, "rolled_back");
+    counter(registry, common, JooqMeters.TRANSACTIONS, failed, "failed");
+    counter(registry, common, JooqMeters.SAVEPOINTS, savepointsCreated, "created");
+    counter(registry, common, JooqMeters.SAVEPOINTS, savepointsReleased, "released");
+    counter(registry, common, JooqMeters.SAVEPOINTS, savepointsRolledBack, "rolled_back");
+    counter(registry, common, JooqMeters.NESTED, nestedAllowed, "allowed");
+    counter(registry, common, JooqMeters.NESTED, nestedFlattened, "flattened");
+    counter(registry, common, JooqMeters.NESTED, nestedRefused, "refused");
+    counter(registry, common, JooqMeters.TIMEOUTS, statementTimeouts, "statement");
+    counter(registry, common, JooqMeters.TIMEOUTS, transactionTimeouts, "transaction");
+    counter(registry, common, JooqMeters.TIMEOUTS, lockTimeouts, "lock");
+    DistributionSummary d = JooqMeters.NESTING_DEPTH.summary().tags(common).register(registry);
+    DistributionSummary p =
+        JooqMeters.SAVEPOINTS_PER_TRANSACTION.summary().tags(common).register(registry);
     registered.add(new Registered(registry, d));
     registered.add(new Registered(registry, p));
     depth = d;
@@ -80,11 +91,14 @@ public final class GuardMetrics {
   }
 
   private void counter(
-      MeterRegistry registry, io.faultline.core.metrics.MeterDoc doc, LongAdder adder, String tag) {
+      MeterRegistry registry, Tags common, MeterDoc doc, LongAdder adder, String tag) {
     registered.add(
         new Registered(
             registry,
-            doc.functionCounter(adder, LongAdder::sum).tags(doc.tags(tag)).register(registry)));
+            doc.functionCounter(adder, LongAdder::sum)
+                .tags(doc.tags(tag))
+                .tags(common)
+                .register(registry)));
   }
 
   /** Records the depth of a level just begun. */

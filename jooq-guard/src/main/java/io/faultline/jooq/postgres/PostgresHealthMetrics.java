@@ -3,9 +3,12 @@ package io.faultline.jooq.postgres;
 import io.faultline.core.config.FaultlineConfig;
 import io.faultline.core.finding.Finding;
 import io.faultline.core.finding.Findings;
+import io.faultline.core.metrics.CommonTags;
 import io.faultline.jooq.JooqConfigKeys;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -63,6 +66,7 @@ public final class PostgresHealthMetrics implements MeterBinder, AutoCloseable {
   private final double thrashRatio;
   private final long minAccesses;
   private final Findings findings;
+  private final Tags meterTags;
 
   private final HitRatios deltas = new HitRatios();
   private final Map<String, Double> ratios = new ConcurrentHashMap<>();
@@ -86,6 +90,7 @@ public final class PostgresHealthMetrics implements MeterBinder, AutoCloseable {
     this.thrashRatio = b.thrashRatio;
     this.minAccesses = b.minAccesses;
     this.findings = b.findings;
+    this.meterTags = b.meterTags;
     SLRUS.forEach(s -> ratios.put(s, Double.NaN));
   }
 
@@ -108,26 +113,40 @@ public final class PostgresHealthMetrics implements MeterBinder, AutoCloseable {
           HealthMeters.SLRU_HIT_RATIO
               .gauge(ratios, r -> r.getOrDefault(slru, Double.NaN))
               .tags(HealthMeters.SLRU_HIT_RATIO.tags(slru))
+              .tags(meterTags)
               .register(registry));
     }
     keep(
         registry,
-        HealthMeters.OLDEST_TRANSACTION_AGE.gauge(this, m -> m.oldestSeconds).register(registry));
-    keep(registry, HealthMeters.MULTIXACT_AGE.gauge(this, m -> m.multixactAge).register(registry));
+        HealthMeters.OLDEST_TRANSACTION_AGE
+            .gauge(this, m -> m.oldestSeconds)
+            .tags(meterTags)
+            .register(registry));
     keep(
         registry,
-        HealthMeters.SUBXACT_OVERFLOWED.gauge(this, m -> m.overflowed).register(registry));
+        HealthMeters.MULTIXACT_AGE
+            .gauge(this, m -> m.multixactAge)
+            .tags(meterTags)
+            .register(registry));
+    keep(
+        registry,
+        HealthMeters.SUBXACT_OVERFLOWED
+            .gauge(this, m -> m.overflowed)
+            .tags(meterTags)
+            .register(registry));
     keep(
         registry,
         HealthMeters.POLLS
             .functionCounter(pollsOk, AtomicLong::get)
             .tags(HealthMeters.POLLS.tags("ok"))
+            .tags(meterTags)
             .register(registry));
     keep(
         registry,
         HealthMeters.POLLS
             .functionCounter(pollsFailed, AtomicLong::get)
             .tags(HealthMeters.POLLS.tags("failed"))
+            .tags(meterTags)
             .register(registry));
     start();
   }
@@ -378,6 +397,7 @@ public final class PostgresHealthMetrics implements MeterBinder, AutoCloseable {
     private double thrashRatio = JooqConfigKeys.SLRU_HIT_RATIO.defaultValue();
     private long minAccesses = JooqConfigKeys.SLRU_MIN_ACCESSES.defaultValue();
     private Findings findings;
+    private Tags meterTags = Tags.empty();
 
     private Builder(DataSource dataSource, String jdbcUrl, String user, String password) {
       this.dataSource = dataSource;
@@ -430,6 +450,32 @@ public final class PostgresHealthMetrics implements MeterBinder, AutoCloseable {
     /** Where findings go. */
     public Builder findings(Findings findings) {
       this.findings = findings;
+      return this;
+    }
+
+    /**
+     * Tags added to every meter, so two databases on one registry are told apart: {@code tags("db",
+     * "orders")}. Replaces earlier calls.
+     *
+     * @param keyValues key, value, key, value...
+     * @throws NullPointerException when {@code keyValues}, a key or a value is null
+     * @throws IllegalArgumentException on an odd count, or a key the meters set themselves ({@code
+     *     slru}, {@code outcome})
+     */
+    public Builder tags(String... keyValues) {
+      return tags(CommonTags.of("tags", keyValues));
+    }
+
+    /**
+     * Tags added to every meter; see {@link #tags(String...)}.
+     *
+     * @throws NullPointerException when {@code tags} or one of them is null
+     * @throws IllegalArgumentException on a key the meters set themselves
+     */
+    public Builder tags(Iterable<Tag> tags) {
+      this.meterTags =
+          CommonTags.refuseDeclared(
+              "tags", CommonTags.of("tags", tags), new HealthMeters().meters());
       return this;
     }
 

@@ -54,7 +54,7 @@ final class SavepointScene implements Scene {
     double savepoints =
         ctx.agent
             .metrics()
-            .sum("faultline_jooq_savepoints_total", Map.of("event", "created"))
+            .sum("faultline_jooq_savepoints_total", Map.of("outcome", "created"))
             .orElse(0);
     String figure =
         String.format(
