@@ -149,8 +149,8 @@ class ConnectionRecyclingOnRealBrokerTest {
       assertThat(scaling).as("window scaling gauge of node 1").hasSize(1);
       Run run =
           new Run(
-              metrics.sum(RECYCLES, Map.of("node_id", "1", "decision", "recycled")),
-              metrics.sum(RECYCLES, Map.of("node_id", "1", "decision", "would_recycle")),
+              metrics.sum(RECYCLES, Map.of("node_id", "1", "outcome", "recycled")),
+              metrics.sum(RECYCLES, Map.of("node_id", "1", "outcome", "would_recycle")),
               scaling.get(0).value(),
               consumed,
               keys.size(),
@@ -161,7 +161,7 @@ class ConnectionRecyclingOnRealBrokerTest {
           label,
           run.recycled,
           run.wouldRecycle,
-          metrics.sum(RECYCLES, Map.of("node_id", "1", "decision", "rate_limited")),
+          metrics.sum(RECYCLES, Map.of("node_id", "1", "outcome", "rate_limited")),
           run.scalingNode1,
           RECORDS,
           consumed,
