@@ -87,6 +87,26 @@ class TaggedMetersTest {
   }
 
   @Test
+  void anUntaggedSecondGuardDoesNotRemoveTheFirstOnesMeters() {
+    GuardedTransactionProvider first = untagged();
+    GuardedTransactionProvider second = untagged();
+    assertThat(registry.getMeters()).hasSize(14);
+
+    second.guard().unbindMeters();
+
+    assertThat(registry.getMeters()).hasSize(14);
+    first.guard().unbindMeters();
+    assertThat(registry.getMeters()).isEmpty();
+  }
+
+  private GuardedTransactionProvider untagged() {
+    return GuardedTransactionProvider.wrap(
+            new DefaultTransactionProvider(new DefaultConnectionProvider(null)))
+        .meterRegistry(registry)
+        .build();
+  }
+
+  @Test
   void everyMeterOfTheGuardCarriesTheTags() {
     GuardedTransactionProvider provider =
         GuardedTransactionProvider.wrap(

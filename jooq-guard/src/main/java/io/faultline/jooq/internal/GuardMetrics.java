@@ -1,13 +1,11 @@
 package io.faultline.jooq.internal;
 
 import io.faultline.core.metrics.MeterDoc;
+import io.faultline.core.metrics.OwnedMeters;
 import io.faultline.jooq.JooqMeters;
 import io.micrometer.core.instrument.DistributionSummary;
-import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -53,11 +51,9 @@ public final class GuardMetrics {
   /** Lock timeouts. */
   public final LongAdder lockTimeouts = new LongAdder();
 
-  private final List<Registered> registered = new ArrayList<>();
+  private final OwnedMeters registered = new OwnedMeters("a jOOQ guard");
   private volatile DistributionSummary depth;
   private volatile DistributionSummary perTransaction;
-
-  private record Registered(MeterRegistry registry, Meter meter) {}
 
   /** Registers every meter on {@code registry}. */
   public synchronized void bindTo(MeterRegistry registry) {
@@ -81,24 +77,30 @@ public final class GuardMetrics {
     counter(registry, common, JooqMeters.TIMEOUTS, statementTimeouts, "statement");
     counter(registry, common, JooqMeters.TIMEOUTS, transactionTimeouts, "transaction");
     counter(registry, common, JooqMeters.TIMEOUTS, lockTimeouts, "lock");
-    DistributionSummary d = JooqMeters.NESTING_DEPTH.summary().tags(common).register(registry);
+    DistributionSummary d =
+        registered.register(
+            registry,
+            JooqMeters.NESTING_DEPTH.name(),
+            r -> JooqMeters.NESTING_DEPTH.summary().tags(common).register(r));
     DistributionSummary p =
-        JooqMeters.SAVEPOINTS_PER_TRANSACTION.summary().tags(common).register(registry);
-    registered.add(new Registered(registry, d));
-    registered.add(new Registered(registry, p));
+        registered.register(
+            registry,
+            JooqMeters.SAVEPOINTS_PER_TRANSACTION.name(),
+            r -> JooqMeters.SAVEPOINTS_PER_TRANSACTION.summary().tags(common).register(r));
     depth = d;
     perTransaction = p;
   }
 
   private void counter(
       MeterRegistry registry, Tags common, MeterDoc doc, LongAdder adder, String tag) {
-    registered.add(
-        new Registered(
-            registry,
+    registered.register(
+        registry,
+        doc.name(),
+        r ->
             doc.functionCounter(adder, LongAdder::sum)
                 .tags(doc.tags(tag))
                 .tags(common)
-                .register(registry)));
+                .register(r));
   }
 
   /** Records the depth of a level just begun. */
@@ -117,12 +119,9 @@ public final class GuardMetrics {
     }
   }
 
-  /** Removes every meter registered. */
+  /** Removes every meter registered (not those another guard registered first). */
   public synchronized void close() {
-    for (Registered r : registered) {
-      r.registry().remove(r.meter());
-    }
-    registered.clear();
+    registered.removeAll();
     depth = null;
     perTransaction = null;
   }

@@ -4,6 +4,8 @@ import io.faultline.core.config.FaultlineConfig;
 import io.faultline.core.finding.Finding;
 import io.faultline.core.finding.Findings;
 import io.faultline.core.metrics.CommonTags;
+import io.faultline.core.metrics.MeterDoc;
+import io.faultline.core.metrics.OwnedMeters;
 import io.faultline.jooq.JooqConfigKeys;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -27,6 +29,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import javax.sql.DataSource;
 
 /**
@@ -40,7 +43,9 @@ import javax.sql.DataSource;
  * timeout; a failure is a finding, never an exception. Given a {@link DataSource} it borrows one
  * connection per poll and returns it; given a JDBC URL it keeps one connection (with connect and
  * socket timeouts) and reconnects after a failure. {@link #close()} stops the thread, closes the
- * connection and removes the meters.
+ * connection and removes the meters. Give each instance on one registry distinct {@link
+ * Builder#tags(String...) tags} (e.g. {@code db=orders}): otherwise the second finds the first's
+ * meters, reports nothing of its own, and says so once in the log.
  */
 public final class PostgresHealthMetrics implements MeterBinder, AutoCloseable {
 
@@ -75,7 +80,7 @@ public final class PostgresHealthMetrics implements MeterBinder, AutoCloseable {
   private volatile double overflowed = Double.NaN;
   private final AtomicLong pollsOk = new AtomicLong();
   private final AtomicLong pollsFailed = new AtomicLong();
-  private final List<Map.Entry<MeterRegistry, Meter>> registered = new ArrayList<>();
+  private final OwnedMeters registered = new OwnedMeters("a PostgreSQL health binder");
   private final Object pollLock = new Object();
   private ScheduledExecutorService poller;
   private Connection kept;
@@ -110,49 +115,61 @@ public final class PostgresHealthMetrics implements MeterBinder, AutoCloseable {
     for (String slru : SLRUS) {
       keep(
           registry,
-          HealthMeters.SLRU_HIT_RATIO
-              .gauge(ratios, r -> r.getOrDefault(slru, Double.NaN))
-              .tags(HealthMeters.SLRU_HIT_RATIO.tags(slru))
-              .tags(meterTags)
-              .register(registry));
+          HealthMeters.SLRU_HIT_RATIO,
+          r ->
+              HealthMeters.SLRU_HIT_RATIO
+                  .gauge(ratios, byName -> byName.getOrDefault(slru, Double.NaN))
+                  .tags(HealthMeters.SLRU_HIT_RATIO.tags(slru))
+                  .tags(meterTags)
+                  .register(r));
     }
     keep(
         registry,
-        HealthMeters.OLDEST_TRANSACTION_AGE
-            .gauge(this, m -> m.oldestSeconds)
-            .tags(meterTags)
-            .register(registry));
+        HealthMeters.OLDEST_TRANSACTION_AGE,
+        r ->
+            HealthMeters.OLDEST_TRANSACTION_AGE
+                .gauge(this, m -> m.oldestSeconds)
+                .tags(meterTags)
+                .register(r));
     keep(
         registry,
-        HealthMeters.MULTIXACT_AGE
-            .gauge(this, m -> m.multixactAge)
-            .tags(meterTags)
-            .register(registry));
+        HealthMeters.MULTIXACT_AGE,
+        r ->
+            HealthMeters.MULTIXACT_AGE
+                .gauge(this, m -> m.multixactAge)
+                .tags(meterTags)
+                .register(r));
     keep(
         registry,
-        HealthMeters.SUBXACT_OVERFLOWED
-            .gauge(this, m -> m.overflowed)
-            .tags(meterTags)
-            .register(registry));
+        HealthMeters.SUBXACT_OVERFLOWED,
+        r ->
+            HealthMeters.SUBXACT_OVERFLOWED
+                .gauge(this, m -> m.overflowed)
+                .tags(meterTags)
+                .register(r));
     keep(
         registry,
-        HealthMeters.POLLS
-            .functionCounter(pollsOk, AtomicLong::get)
-            .tags(HealthMeters.POLLS.tags("ok"))
-            .tags(meterTags)
-            .register(registry));
+        HealthMeters.POLLS,
+        r ->
+            HealthMeters.POLLS
+                .functionCounter(pollsOk, AtomicLong::get)
+                .tags(HealthMeters.POLLS.tags("ok"))
+                .tags(meterTags)
+                .register(r));
     keep(
         registry,
-        HealthMeters.POLLS
-            .functionCounter(pollsFailed, AtomicLong::get)
-            .tags(HealthMeters.POLLS.tags("failed"))
-            .tags(meterTags)
-            .register(registry));
+        HealthMeters.POLLS,
+        r ->
+            HealthMeters.POLLS
+                .functionCounter(pollsFailed, AtomicLong::get)
+                .tags(HealthMeters.POLLS.tags("failed"))
+                .tags(meterTags)
+                .register(r));
     start();
   }
 
-  private void keep(MeterRegistry registry, Meter meter) {
-    registered.add(Map.entry(registry, meter));
+  private void keep(MeterRegistry registry, MeterDoc doc, Function<MeterRegistry, Meter> register) {
+    registered.register(registry, doc.name(), register);
   }
 
   /** Starts the polling thread if it is not running; {@link #bindTo} calls it. */
@@ -381,10 +398,7 @@ public final class PostgresHealthMetrics implements MeterBinder, AutoCloseable {
     synchronized (pollLock) {
       dropKept();
     }
-    for (Map.Entry<MeterRegistry, Meter> e : registered) {
-      e.getKey().remove(e.getValue());
-    }
-    registered.clear();
+    registered.removeAll();
   }
 
   /** Configures a {@link PostgresHealthMetrics}; defaults are those of {@link JooqConfigKeys}. */
