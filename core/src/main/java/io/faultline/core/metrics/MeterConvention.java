@@ -2,6 +2,7 @@ package io.faultline.core.metrics;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,10 +11,10 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * The naming convention every declared meter follows, in one place: lowercase dotted names, a base
- * unit and a description on every meter, and tag keys from {@link #TAG_KEYS} only, one key per
- * concept, each with values from a small fixed set. {@code docs/metrics.md} states the same rules;
- * {@link #violations} is what the catalog tests check.
+ * The naming convention every declared meter follows, in one place: lowercase dotted names under
+ * {@code faultline.}, a base unit and a description on every meter, and tag keys from {@link
+ * #TAG_KEYS} only, one key per concept, each with values from a small fixed set. {@code
+ * docs/metrics.md} states the same rules; {@link #violations} is what the catalog tests check.
  */
 public final class MeterConvention {
 
@@ -48,7 +49,7 @@ public final class MeterConvention {
     keys.put("node.id", "a Kafka broker's node id");
     keys.put("api", "a Kafka request's API");
     keys.put("phase", "a phase of a Kafka request");
-    return java.util.Collections.unmodifiableMap(keys);
+    return Collections.unmodifiableMap(keys);
   }
 
   private static Map<String, String> refusedKeys() {
@@ -62,7 +63,7 @@ public final class MeterConvention {
     for (String unbounded : List.of("thread", "sql", "query", "pid", "host", "url", "user")) {
       keys.put(unbounded, "values are unbounded");
     }
-    return java.util.Collections.unmodifiableMap(keys);
+    return Collections.unmodifiableMap(keys);
   }
 
   /**
@@ -86,6 +87,9 @@ public final class MeterConvention {
       String name = meter.name();
       if (!NAME.matcher(name).matches()) {
         problems.add(name + ": name is not lowercase and dotted");
+      }
+      if (!name.startsWith("faultline.")) {
+        problems.add(name + ": name does not start with faultline.");
       }
       if (meter.baseUnit().isBlank()) {
         problems.add(name + ": no base unit");

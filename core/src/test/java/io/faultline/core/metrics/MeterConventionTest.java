@@ -31,7 +31,7 @@ class MeterConventionTest {
             meter("faultline.test.results", "polls", List.of("result"), "Polls by result."),
             meter("faultline.test.clients", "requests", List.of("client.id"), "Per client."),
             meter("faultline.test.colour", "things", List.of("colour"), "By colour."),
-            meter("faultline.test.fine", "things", List.of("outcome", "pool"), "Fine."));
+            meter("other.test.fine", "things", List.of("outcome", "pool"), "Fine."));
 
     assertThat(MeterConvention.violations(planted))
         .containsExactly(
@@ -41,7 +41,8 @@ class MeterConventionTest {
                 + " client.type",
             "faultline.test.colour: tag key colour is not one of "
                 + MeterConvention.TAG_KEYS.keySet()
-                + " (add it there)");
+                + " (add it there)",
+            "other.test.fine: name does not start with faultline.");
   }
 
   @Test
