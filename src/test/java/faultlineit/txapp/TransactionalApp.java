@@ -44,6 +44,8 @@ public final class TransactionalApp {
 
   /** See the class comment. */
   public static void main(String[] args) throws Exception {
+    // The nesting is what the test is about: not before the agent has woven these classes.
+    io.faultline.it.agent.app.AgentReady.await();
     OrderService orders = new OrderService();
     int total = orders.placeOrder(5) + orders.placeOrder(7);
     // not nested: entered with nothing active

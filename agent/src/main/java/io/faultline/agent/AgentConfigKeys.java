@@ -1,5 +1,6 @@
 package io.faultline.agent;
 
+import io.faultline.agent.export.Exposure;
 import io.faultline.core.config.ConfigKey;
 import io.faultline.core.config.ConfigKeyCatalog;
 import java.time.Duration;
@@ -23,8 +24,9 @@ public final class AgentConfigKeys implements ConfigKeyCatalog {
           "prometheus.host",
           "127.0.0.1",
           PROMETHEUS,
-          "Address the scrape endpoint and status page bind to. 0.0.0.0 exposes them to the"
-              + " network (e.g. for a Prometheus outside the pod).");
+          "Address the endpoint binds to. 0.0.0.0 exposes it to the network (e.g. for a"
+              + " Prometheus outside the pod): then set prometheus.token or restrict who can"
+              + " connect (e.g. a Kubernetes NetworkPolicy).");
 
   /** Port of the endpoint; 0 turns it off. */
   public static final ConfigKey<Integer> PROMETHEUS_PORT =
@@ -35,6 +37,47 @@ public final class AgentConfigKeys implements ConfigKeyCatalog {
           "Port of the endpoint serving /metrics (Prometheus text), /faultline/findings (JSON),"
               + " /faultline/agent (JSON) and the status page at /. 0 turns the endpoint off; a"
               + " port already taken is reported once and the agent goes on without it.");
+
+  /** Who may read the findings. */
+  public static final ConfigKey<Exposure> PROMETHEUS_FINDINGS =
+      ConfigKey.enumKey(
+          "prometheus.findings",
+          Exposure.class,
+          Exposure.LOOPBACK,
+          PROMETHEUS,
+          "Who may read /faultline/findings (call sites, hosts, statements with their literals"
+              + " masked): on (every client that reaches the endpoint), loopback (clients on this"
+              + " host only, e.g. through kubectl port-forward; others get 403) or off (404)."
+              + " /metrics is always served.");
+
+  /** Who may read the status page and the agent's state. */
+  public static final ConfigKey<Exposure> PROMETHEUS_STATUS_PAGE =
+      ConfigKey.enumKey(
+          "prometheus.status-page",
+          Exposure.class,
+          Exposure.LOOPBACK,
+          PROMETHEUS,
+          "Who may read the status page at / and /faultline/agent (configuration, modules,"
+              + " clients, findings): on, loopback (clients on this host only) or off.");
+
+  /** A bearer token every request must carry. */
+  public static final ConfigKey<String> PROMETHEUS_TOKEN =
+      ConfigKey.secret(
+          "prometheus.token",
+          PROMETHEUS,
+          "When set, every request to the endpoint must carry the header Authorization: Bearer"
+              + " followed by this token (else 401). Never shown; prefer prometheus.token-file,"
+              + " which keeps the token out of the command line and the environment.");
+
+  /** A file holding the bearer token. */
+  public static final ConfigKey<String> PROMETHEUS_TOKEN_FILE =
+      ConfigKey.string(
+          "prometheus.token-file",
+          "",
+          PROMETHEUS,
+          "File holding the endpoint's bearer token (read once at start, surrounding whitespace"
+              + " trimmed), e.g. a mounted Kubernetes secret. A file that cannot be read or is empty"
+              + " keeps the endpoint closed, never open.");
 
   /** Whether to mirror Faultline's meters into the application's Micrometer. */
   public static final ConfigKey<Boolean> MICROMETER_BRIDGE_ENABLED =
@@ -82,6 +125,10 @@ public final class AgentConfigKeys implements ConfigKeyCatalog {
     return List.of(
         PROMETHEUS_HOST,
         PROMETHEUS_PORT,
+        PROMETHEUS_FINDINGS,
+        PROMETHEUS_STATUS_PAGE,
+        PROMETHEUS_TOKEN,
+        PROMETHEUS_TOKEN_FILE,
         MICROMETER_BRIDGE_ENABLED,
         INSTRUMENTATION_ENABLED,
         MODULE_ERROR_LIMIT,

@@ -30,11 +30,35 @@ public final class AgentMeters implements MeterCatalog {
               + " because its target does not fit, or after too many errors).",
           AgentConfigKeys.INSTRUMENTATION);
 
+  /** Time application threads spent inside Faultline while it started. */
+  public static final MeterDoc STARTUP_BLOCKED =
+      new MeterDoc(
+          "faultline.agent.startup.blocked",
+          MeterDoc.Type.GAUGE,
+          "seconds",
+          List.of(),
+          "Total time application threads spent inside Faultline's class-file transformer while"
+              + " the agent was starting (they never wait for its installation); above 0.1 s the"
+              + " agent also says so on stderr.",
+          AgentConfigKeys.INSTRUMENTATION);
+
+  /** Classes that loaded before the instrumentation was installed and were woven afterwards. */
+  public static final MeterDoc STARTUP_LATE_WOVEN =
+      new MeterDoc(
+          "faultline.agent.startup.late.woven",
+          MeterDoc.Type.GAUGE,
+          "classes",
+          List.of(),
+          "Classes an instrumentation module targets that loaded while the agent was still"
+              + " installing, and were woven by retransformation once it was done; calls made"
+              + " before that were not observed.",
+          AgentConfigKeys.INSTRUMENTATION);
+
   /** Public so {@link java.util.ServiceLoader} can create it. */
   public AgentMeters() {}
 
   @Override
   public List<MeterDoc> meters() {
-    return List.of(AGENT_ERRORS, MODULE_ACTIVE);
+    return List.of(AGENT_ERRORS, MODULE_ACTIVE, STARTUP_BLOCKED, STARTUP_LATE_WOVEN);
   }
 }

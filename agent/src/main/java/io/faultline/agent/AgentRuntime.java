@@ -9,26 +9,19 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The running agent, for the code its advice calls: the configuration, the findings registry, the
  * meter registry (relocated Micrometer; register with core's {@code MeterDoc}), the status page,
  * and a scheduler thread. There is one per JVM once the agent started (most of the start runs on
- * the agent's start thread after {@code premain} returned; {@link #current()} waits for it); {@link
- * #current()} is empty when the agent is not attached (library use).
+ * the agent's start thread after {@code premain} returned); {@link #current()} is empty when the
+ * agent is not attached (library use).
  */
 public final class AgentRuntime {
 
-  /** The longest {@link #current()} waits for a start in progress. */
-  private static final long START_WAIT_SECONDS = 30;
-
   private static volatile AgentRuntime current;
-  private static volatile CountDownLatch starting;
-  private static volatile Thread starter;
 
   private final FaultlineConfig config;
   private final Findings findings;
@@ -38,6 +31,7 @@ public final class AgentRuntime {
   private final AtomicReference<List<InstalledModule>> modules = new AtomicReference<>(List.of());
   private final AtomicReference<DoctorReport> doctorReport = new AtomicReference<>();
   private final AtomicReference<String> socketFdsUnavailable = new AtomicReference<>();
+  private volatile AgentStartup startup = AgentStartup.NONE;
   private volatile int endpointPort = -1;
   private volatile boolean exportStarted;
 
@@ -55,37 +49,11 @@ public final class AgentRuntime {
   }
 
   /**
-   * The running agent, if one started in this JVM; while the agent's start thread is still setting
-   * it up, waits for it (at most 30 s; that thread itself never waits).
+   * The running agent, if one started in this JVM; empty when no agent is attached (library use).
+   * Never waits: the runtime is in place before any advice is woven, so advice always finds it.
    */
   public static Optional<AgentRuntime> current() {
-    AgentRuntime runtime = current;
-    if (runtime == null) {
-      CountDownLatch latch = starting;
-      if (latch != null && Thread.currentThread() != starter) {
-        try {
-          latch.await(START_WAIT_SECONDS, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-        runtime = current;
-      }
-    }
-    return Optional.ofNullable(runtime);
-  }
-
-  /** The agent starts on {@code thread}: {@link #current()} waits until {@link #startEnded()}. */
-  static void startingOn(Thread thread) {
-    starter = thread;
-    starting = new CountDownLatch(1);
-  }
-
-  /** The start ended, with or without a runtime: nobody waits any more. */
-  static void startEnded() {
-    CountDownLatch latch = starting;
-    if (latch != null) {
-      latch.countDown();
-    }
+    return Optional.ofNullable(current);
   }
 
   static void setCurrent(AgentRuntime runtime) {
@@ -145,6 +113,24 @@ public final class AgentRuntime {
 
   void setSocketFdsUnavailable(String reason) {
     socketFdsUnavailable.set(reason);
+  }
+
+  /** How the start went for the application (zeros until the instrumentation is installed). */
+  public AgentStartup startup() {
+    return startup;
+  }
+
+  /**
+   * Whether the instrumentation is installed and the classes that loaded during the start are
+   * woven: from then on every call into a targeted library is observed. For tests that must not
+   * touch a library earlier; the agent itself never waits for it.
+   */
+  public boolean isInstalled() {
+    return startup != AgentStartup.NONE;
+  }
+
+  void setStartup(AgentStartup startup) {
+    this.startup = startup;
   }
 
   /** The port the endpoint listens on; empty when it is off or could not bind. */

@@ -2,6 +2,7 @@ package io.faultline.agent;
 
 import io.faultline.agent.export.ApplicationMicrometerBridge;
 import io.faultline.agent.export.BuiltInSections;
+import io.faultline.agent.export.EndpointSetup;
 import io.faultline.agent.export.FindingsJson;
 import io.faultline.agent.export.MicrometerWatcher;
 import io.faultline.agent.export.ScrapeEndpoint;
@@ -24,14 +25,11 @@ import io.faultline.core.host.HostTcpMetrics;
 import io.faultline.core.host.ProcFs;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.instrument.Instrumentation;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -40,15 +38,17 @@ import java.util.concurrent.TimeUnit;
  * Starts the agent. On the thread of {@code premain}: configuration (problems printed to stderr),
  * {@code java.base/sun.nio.ch} opened, the modules discovered and the {@link DeferredTransformer}
  * registered. Then, on the agent's start thread while {@code main} runs: the meter registry, the
- * instrumentation modules (a class one of them weaves that {@code main} loads meanwhile waits for
- * them), connection churn, the Micrometer bridge; and on the agent's scheduler: the endpoint and
- * the host doctor. Each step that fails is reported and skipped; the others still run.
+ * instrumentation modules (a class one of them targets that {@code main} loads meanwhile is woven
+ * afterwards by retransformation: no application thread waits for the agent), connection churn, the
+ * Micrometer bridge; and on the agent's scheduler: the endpoint and the host doctor. Each step that
+ * fails is reported and skipped; the others still run.
  */
 final class AgentStarter {
 
-  private static final String PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
-
   private static final Object LOCK = new Object();
+
+  /** How long the start waits for loads still in the transformer when the modules are in. */
+  private static final long END_STARTUP_WAIT_MILLIS = 2_000;
 
   /** Set under {@link #LOCK} by the first start; the runtime itself appears later. */
   private static boolean started;
@@ -86,8 +86,8 @@ final class AgentStarter {
           });
       List<InstrumentationModule> modules = discoverModules(config);
       // Byte Buddy, the modules and the meter registry take most of a second to load on a busy
-      // 2-core machine: they are set up on a thread of their own while main starts, and a class
-      // a module weaves waits at the deferred transformer until they are ready (see there).
+      // 2-core machine: they are set up on a thread of their own while main starts. Nothing waits
+      // for them: a targeted class that loads meanwhile is woven afterwards (DeferredTransformer).
       DeferredTransformer deferred =
           new DeferredTransformer(
               DeferredTransformer.Gate.anyOf(enabled(modules, config)), agentCode());
@@ -97,16 +97,21 @@ final class AgentStarter {
               () -> {
                 try {
                   finishStart(
-                      config, instrumentation, deferred, modules, socketFdsUnavailable[0], err);
+                      config,
+                      instrumentation,
+                      deferred,
+                      modules,
+                      socketFdsUnavailable[0],
+                      attached,
+                      err);
                 } finally {
-                  deferred.ready();
-                  AgentRuntime.startEnded();
+                  // Whatever failed, classes stop being remembered and timed.
+                  deferred.endStartup(0);
                 }
               },
               "faultline-agent-start");
       installer.setDaemon(true);
       deferred.installingOn(installer);
-      AgentRuntime.startingOn(installer);
       Runtime.getRuntime()
           .addShutdownHook(
               new Thread(
@@ -128,7 +133,9 @@ final class AgentStarter {
       DeferredTransformer deferred,
       List<InstrumentationModule> modules,
       String socketFdsUnavailable,
+      boolean attached,
       PrintStream err) {
+    long started = System.nanoTime();
     ScheduledExecutorService scheduler =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -143,12 +150,33 @@ final class AgentStarter {
     if (socketFdsUnavailable != null) {
       runtime.setSocketFdsUnavailable(socketFdsUnavailable);
     }
+    // Before any advice is woven: advice finds the runtime without waiting for it.
+    AgentRuntime.setCurrent(runtime);
+    InstrumentationInstaller installer =
+        new InstrumentationInstaller(
+            new DeferringInstrumentation(instrumentation, deferred),
+            AgentStarter.class.getClassLoader(),
+            attached);
+    step(err, "installing instrumentation", () -> installModules(installer, runtime, modules));
+    List<DeferredTransformer.EarlyClass> early = deferred.endStartup(END_STARTUP_WAIT_MILLIS);
+    int[] lateWoven = new int[1];
     step(
         err,
-        "installing instrumentation",
-        () ->
-            installModules(
-                new DeferringInstrumentation(instrumentation, deferred), runtime, modules));
+        "weaving classes loaded during the start",
+        () -> lateWoven[0] = installer.weaveLate(early));
+    AgentStartup startup =
+        new AgentStartup(
+            deferred.startupNanos(),
+            lateWoven[0],
+            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+    runtime.setStartup(startup);
+    if (startup.applicationNanos() > AgentStartup.REPORT_ABOVE_NANOS) {
+      err.printf(
+          "faultline: application threads spent %d ms inside the agent while it started (more"
+              + " than %d ms; faultline_agent_startup_blocked_seconds)%n",
+          TimeUnit.NANOSECONDS.toMillis(startup.applicationNanos()),
+          TimeUnit.NANOSECONDS.toMillis(AgentStartup.REPORT_ABOVE_NANOS));
+    }
     step(err, "tracking connection churn", () -> ChurnTracking.start(runtime));
     if (config.isFeatureEnabled(AgentConfigKeys.MICROMETER_BRIDGE)) {
       step(
@@ -158,9 +186,6 @@ final class AgentStarter {
               MicrometerWatcher.watch(
                   instrumentation, new ApplicationMicrometerBridge(registry), scheduler));
     }
-    AgentRuntime.setCurrent(runtime);
-    deferred.ready();
-    AgentRuntime.startEnded();
     scheduler.execute(
         () -> {
           step(err, "starting export", () -> startExport(runtime, err));
@@ -197,15 +222,13 @@ final class AgentStarter {
   }
 
   private static void installModules(
-      Instrumentation instrumentation, AgentRuntime runtime, List<InstrumentationModule> modules) {
+      InstrumentationInstaller installer,
+      AgentRuntime runtime,
+      List<InstrumentationModule> modules) {
     if (modules.isEmpty()) {
       return;
     }
-    ClassLoader agentLoader = AgentStarter.class.getClassLoader();
-    List<InstalledModule> installed =
-        new InstrumentationInstaller(instrumentation, agentLoader)
-            .install(modules, runtime.config());
-    runtime.setModules(installed);
+    runtime.setModules(installer.install(modules, runtime.config()));
   }
 
   private static void startExport(AgentRuntime runtime, PrintStream err) {
@@ -222,6 +245,14 @@ final class AgentStarter {
           .strongReference(true)
           .register(registry);
     }
+    AgentMeters.STARTUP_BLOCKED
+        .gauge(runtime, r -> r.startup().applicationSeconds())
+        .strongReference(true)
+        .register(registry);
+    AgentMeters.STARTUP_LATE_WOVEN
+        .gauge(runtime, r -> r.startup().lateWoven())
+        .strongReference(true)
+        .register(registry);
     FindingsMetrics.forClassPathCatalogs(runtime.findings()).bindTo(registry);
 
     StatusPage page = runtime.statusPage();
@@ -230,51 +261,23 @@ final class AgentStarter {
     page.add(BuiltInSections.instrumentation(runtime::modules));
     page.add(BuiltInSections.configuration(config));
 
-    if (config.isFeatureEnabled(AgentConfigKeys.PROMETHEUS)) {
-      int port = config.get(AgentConfigKeys.PROMETHEUS_PORT);
-      String host = config.get(AgentConfigKeys.PROMETHEUS_HOST);
-      if (port < 0 || port > 65535) {
-        err.println(
-            "faultline: prometheus.port="
-                + port
-                + " is not a port (0 turns the endpoint off, 1-65535 is a port); the endpoint is"
-                + " off");
-      } else if (port > 0) {
-        Map<String, ScrapeEndpoint.Body> routes = new LinkedHashMap<>();
-        routes.put("/metrics", new ScrapeEndpoint.Body(PROMETHEUS_CONTENT_TYPE, registry::scrape));
-        routes.put(
-            "/faultline/findings",
-            new ScrapeEndpoint.Body(
-                "application/json", () -> FindingsJson.of(runtime.findings().active())));
-        routes.put(
-            "/faultline/agent",
-            new ScrapeEndpoint.Body("application/json", () -> AgentStatusJson.of(runtime)));
-        routes.put(
-            "/",
-            new ScrapeEndpoint.Body(
-                "text/html; charset=utf-8",
+    ScrapeEndpoint endpoint =
+        EndpointSetup.start(
+            config,
+            new EndpointSetup.Pages(
+                registry::scrape,
+                () -> FindingsJson.of(runtime.findings().active()),
+                () -> AgentStatusJson.of(runtime),
                 () ->
                     page.render(
                         "Faultline agent "
                             + AgentVersion.get()
                             + " · Java "
                             + System.getProperty("java.version")
-                            + " · /metrics · /faultline/findings · /faultline/agent")));
-        try {
-          ScrapeEndpoint endpoint = ScrapeEndpoint.start(host, port, routes);
-          runtime.setEndpointPort(endpoint.port());
-        } catch (IOException | RuntimeException e) {
-          err.println(
-              "faultline: cannot serve /metrics and the status page on "
-                  + host
-                  + ":"
-                  + port
-                  + " ("
-                  + e
-                  + "); set prometheus.port to a free port, or 0 to turn the endpoint off. The"
-                  + " agent goes on without it.");
-        }
-      }
+                            + " · /metrics · /faultline/findings · /faultline/agent")),
+            err);
+    if (endpoint != null) {
+      runtime.setEndpointPort(endpoint.port());
     }
 
     if (config.isFeatureEnabled(HostConfigKeys.FEATURE)) {

@@ -19,6 +19,12 @@ final class AgentStatusJson {
     root.put("java", System.getProperty("java.version"));
     root.put("errors", AgentErrors.total());
     root.put("socketFds", runtime.socketFdsUnavailable().orElse("available"));
+    AgentStartup startup = runtime.startup();
+    Map<String, Object> start = new LinkedHashMap<>();
+    start.put("applicationMillis", startup.applicationNanos() / 1_000_000.0);
+    start.put("lateWoven", startup.lateWoven());
+    start.put("installMillis", startup.installMillis());
+    root.put("startup", start);
     List<Map<String, Object>> modules = new ArrayList<>();
     for (InstalledModule m : runtime.modules()) {
       Map<String, Object> item = new LinkedHashMap<>();

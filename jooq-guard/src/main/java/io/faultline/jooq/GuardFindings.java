@@ -4,6 +4,7 @@ import io.faultline.core.finding.Finding;
 import io.faultline.core.finding.Findings;
 import io.faultline.jooq.internal.Ledger;
 import io.faultline.jooq.internal.Level;
+import io.faultline.jooq.internal.SqlText;
 
 /**
  * Writes the guard's findings ({@code JOOQ_NESTED_TRANSACTION}, {@code
@@ -14,13 +15,21 @@ final class GuardFindings {
 
   private static final System.Logger LOG = System.getLogger(TransactionGuard.class.getName());
 
+  /** The locking statement's length in a finding. */
+  private static final int STATEMENT_CHARS = 160;
+
   private final Findings findings;
   private final NestingPolicy policy;
+  private final SqlLiterals literals;
 
-  /** Findings go to {@code findings} (none when null); {@code policy} is named in them. */
-  GuardFindings(Findings findings, NestingPolicy policy) {
+  /**
+   * Findings go to {@code findings} (none when null); {@code policy} is named in them; statements
+   * are shown as {@code literals} says.
+   */
+  GuardFindings(Findings findings, NestingPolicy policy, SqlLiterals literals) {
     this.findings = findings;
     this.policy = policy;
+    this.literals = literals;
   }
 
   /** A nested transaction begun at {@code site}, first seen there; logged too under WARN. */
@@ -51,6 +60,7 @@ final class GuardFindings {
 
   /** A savepoint ({@code level}) begun after the transaction locked rows: the MultiXact pattern. */
   void savepointAfterRowLock(Ledger ledger, Level level) {
+    String statement = SqlText.shown(ledger.rowLockSql(), literals, STATEMENT_CHARS);
     raise(
         Finding.of(JooqFindingTypes.SAVEPOINT_AFTER_ROW_LOCK, level.callSite().toString())
             .message(
@@ -59,9 +69,9 @@ final class GuardFindings {
                     + " after the transaction begun at "
                     + ledger.topCallSite()
                     + " locked rows with: "
-                    + abbreviate(ledger.rowLockSql()))
+                    + statement)
             .evidence("outerCallSite", ledger.topCallSite().toString())
-            .evidence("lockingStatement", abbreviate(ledger.rowLockSql()))
+            .evidence("lockingStatement", statement)
             .build());
   }
 
@@ -84,13 +94,5 @@ final class GuardFindings {
     if (findings != null) {
       findings.raise(finding);
     }
-  }
-
-  private static String abbreviate(String sql) {
-    if (sql == null) {
-      return "";
-    }
-    String oneLine = sql.replaceAll("\\s+", " ").trim();
-    return oneLine.length() <= 160 ? oneLine : oneLine.substring(0, 160) + "...";
   }
 }

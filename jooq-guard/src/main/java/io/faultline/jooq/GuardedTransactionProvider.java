@@ -2,9 +2,12 @@ package io.faultline.jooq;
 
 import io.faultline.core.config.FaultlineConfig;
 import io.faultline.core.finding.Findings;
+import io.faultline.core.metrics.CommonTags;
 import io.faultline.jooq.internal.SavepointBehaviour;
 import io.faultline.jooq.timeout.TimeoutSettings;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
 import java.time.Duration;
 import java.util.Objects;
 import org.jooq.TransactionContext;
@@ -25,6 +28,7 @@ import org.jooq.impl.ThreadLocalTransactionProvider;
  *         .statementTimeout(Duration.ofSeconds(5))
  *         .transactionTimeout(Duration.ofSeconds(60))
  *         .meterRegistry(registry)
+ *         .tags("db", "orders")
  *         .findings(findings)
  *         .build();
  * DSLContext dsl = DSL.using(configuration.derive(provider));
@@ -92,8 +96,10 @@ public final class GuardedTransactionProvider implements TransactionProvider {
     private int subtransactionLimit = JooqConfigKeys.SUBTRANSACTION_LIMIT.defaultValue();
     private int maxCallSites = JooqConfigKeys.MAX_CALL_SITES.defaultValue();
     private int callSiteWalksPerSecond = JooqConfigKeys.CALL_SITE_WALKS.defaultValue();
+    private SqlLiterals sqlLiterals = JooqConfigKeys.SQL_LITERALS.defaultValue();
     private Boolean savepoints;
     private MeterRegistry registry;
+    private Tags meterTags = Tags.empty();
     private Findings findings;
 
     Builder(TransactionProvider delegate) {
@@ -110,6 +116,7 @@ public final class GuardedTransactionProvider implements TransactionProvider {
       subtransactionLimit = config.get(JooqConfigKeys.SUBTRANSACTION_LIMIT);
       maxCallSites = config.get(JooqConfigKeys.MAX_CALL_SITES);
       callSiteWalksPerSecond = config.get(JooqConfigKeys.CALL_SITE_WALKS);
+      sqlLiterals = config.get(JooqConfigKeys.SQL_LITERALS);
       if (!config.isFeatureEnabled(JooqConfigKeys.GUARD)) {
         // Off (or misconfigured): count only, change nothing.
         nesting = NestingPolicy.ALLOW;
@@ -172,6 +179,18 @@ public final class GuardedTransactionProvider implements TransactionProvider {
     }
 
     /**
+     * How SQL text appears in findings, log lines and exception messages ({@code
+     * jooq.sql.literals}): {@link SqlLiterals#MASK} (the default) replaces literals with {@code ?};
+     * {@link SqlLiterals#KEEP} shows them, and with them whatever personal data or tokens the
+     * statements carry.
+     */
+    public Builder sqlLiterals(SqlLiterals literals) {
+      this.sqlLiterals =
+          orDefault(literals, JooqConfigKeys.SQL_LITERALS.defaultValue(), "sqlLiterals");
+      return this;
+    }
+
+    /**
      * Whether the delegate makes nested transactions savepoints; detected for jOOQ's providers and
      * assumed for others. Set it for a custom provider that joins instead.
      */
@@ -183,6 +202,31 @@ public final class GuardedTransactionProvider implements TransactionProvider {
     /** Where the meters go; none by default ({@link TransactionGuard#stats()} still counts). */
     public Builder meterRegistry(MeterRegistry registry) {
       this.registry = registry;
+      return this;
+    }
+
+    /**
+     * Tags added to every meter of this guard, so two guards on one registry (two databases, two
+     * pools) are told apart: {@code tags("db", "orders")}. Replaces earlier calls.
+     *
+     * @param keyValues key, value, key, value...
+     * @throws NullPointerException when {@code keyValues}, a key or a value is null
+     * @throws IllegalArgumentException on an odd count, or a key the guard's meters set themselves
+     *     ({@code outcome}, {@code kind})
+     */
+    public Builder tags(String... keyValues) {
+      return tags(CommonTags.of("tags", keyValues));
+    }
+
+    /**
+     * Tags added to every meter of this guard; see {@link #tags(String...)}.
+     *
+     * @throws NullPointerException when {@code tags} or one of them is null
+     * @throws IllegalArgumentException on a key the guard's meters set themselves
+     */
+    public Builder tags(Iterable<Tag> tags) {
+      this.meterTags =
+          CommonTags.refuseDeclared("tags", CommonTags.of("tags", tags), new JooqMeters().meters());
       return this;
     }
 
@@ -204,8 +248,10 @@ public final class GuardedTransactionProvider implements TransactionProvider {
           subtransactionLimit,
           maxCallSites,
           callSiteWalksPerSecond,
+          sqlLiterals,
           findings,
-          registry);
+          registry,
+          meterTags);
     }
 
     /** The guarded provider. */

@@ -103,11 +103,26 @@ public final class JooqConfigKeys implements ConfigKeyCatalog {
           "jooq.call-sites.walks-per-second",
           100,
           GUARD,
-          "Nested begins per second whose call site is found by a stack walk (about 15 µs each on"
-              + " a busy thread). Below it every nested begin is walked and per-site counts are"
-              + " exact; above it begins are sampled and each walked one counts for the ones"
+          "Nested begins per second whose call site is found by a stack walk (docs/benchmarks.md"
+              + " has what a walk costs). Below it every nested begin is walked and per-site counts"
+              + " are exact; above it begins are sampled and each walked one counts for the ones"
               + " skipped, so per-site counts are estimates and their sum stays about the total."
               + " 0 walks every nested begin.");
+
+  /** Whether SQL text the guard shows keeps its literals. */
+  public static final ConfigKey<SqlLiterals> SQL_LITERALS =
+      ConfigKey.enumKey(
+          "jooq.sql.literals",
+          SqlLiterals.class,
+          SqlLiterals.MASK,
+          GUARD,
+          "How SQL text appears in findings (JOOQ_SAVEPOINT_AFTER_ROW_LOCK's locking statement),"
+              + " log lines and exception messages (StatementTimeoutException): mask replaces"
+              + " every string, number and dollar-quoted literal with ? and drops comments,"
+              + " keeping identifiers, keywords and parameters; keep shows the statement as it ran."
+              + " Risk of keep: the literals, often personal data or tokens (e-mail addresses,"
+              + " identity numbers, session tokens), then reach logs, the findings and the agent's"
+              + " HTTP endpoints.");
 
   /** The health poller's on/off switch. */
   public static final ConfigKey<Boolean> HEALTH_ENABLED =
@@ -143,8 +158,7 @@ public final class JooqConfigKeys implements ConfigKeyCatalog {
           0.5,
           HEALTH,
           "Hit ratio of the MultiXact member SLRU cache over one poll interval below which"
-              + " PG_MULTIXACT_SLRU_THRASH is raised (seed 004 fell below 0.1 five minutes before"
-              + " its outage).");
+              + " PG_MULTIXACT_SLRU_THRASH is raised.");
 
   /** Minimum SLRU activity for the hit ratio to be judged. */
   public static final ConfigKey<Integer> SLRU_MIN_ACCESSES =
@@ -170,6 +184,7 @@ public final class JooqConfigKeys implements ConfigKeyCatalog {
         SUBTRANSACTION_LIMIT,
         MAX_CALL_SITES,
         CALL_SITE_WALKS,
+        SQL_LITERALS,
         HEALTH_ENABLED,
         HEALTH_INTERVAL,
         LONG_TRANSACTION,

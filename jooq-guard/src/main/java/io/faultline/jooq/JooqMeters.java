@@ -18,25 +18,25 @@ public final class JooqMeters implements MeterCatalog {
               + " commit itself failed, or the begin).",
           JooqConfigKeys.GUARD);
 
-  /** Savepoints by event. */
+  /** Savepoints by outcome. */
   public static final MeterDoc SAVEPOINTS =
       new MeterDoc(
           "faultline.jooq.savepoints",
           MeterDoc.Type.COUNTER,
           "savepoints",
-          List.of("event"),
-          "Savepoints (nested transactions that are PostgreSQL subtransactions) by event:"
+          List.of("outcome"),
+          "Savepoints (nested transactions that are PostgreSQL subtransactions) by outcome:"
               + " created, released, rolled_back.",
           JooqConfigKeys.GUARD);
 
-  /** Nested transactions by what the policy did. */
+  /** Nested transactions by what the policy did (the outcome). */
   public static final MeterDoc NESTED =
       new MeterDoc(
           "faultline.jooq.nested",
           MeterDoc.Type.COUNTER,
           "transactions",
-          List.of("action"),
-          "Transactions begun inside another, by what the nesting policy did: allowed,"
+          List.of("outcome"),
+          "Transactions begun inside another, by outcome (what the nesting policy did): allowed,"
               + " flattened, refused.",
           JooqConfigKeys.GUARD);
 

@@ -5,9 +5,9 @@ import io.faultline.jooq.internal.Level;
 import io.faultline.jooq.internal.RowLockSql;
 
 /**
- * Seed 004's MultiXact pattern: a transaction that locked rows ({@code SELECT ... FOR
- * UPDATE/SHARE}) and then begins a savepoint. Statements are seen through the guard's execute
- * listener; savepoints through the begin hook.
+ * The Channel.io PostgreSQL outage's MultiXact pattern: a transaction that locked rows ({@code
+ * SELECT ... FOR UPDATE/SHARE}) and then begins a savepoint. Statements are seen through the
+ * guard's execute listener; savepoints through the begin hook.
  */
 final class RowLockDetector {
 

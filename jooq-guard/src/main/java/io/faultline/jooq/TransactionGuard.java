@@ -8,6 +8,7 @@ import io.faultline.jooq.internal.LevelKind;
 import io.faultline.jooq.timeout.TimeoutSettings;
 import io.faultline.jooq.timeout.TransactionTimeoutException;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import java.util.Map;
 import java.util.Objects;
 import org.jooq.Configuration;
@@ -41,6 +42,7 @@ import org.jooq.TransactionContext;
 public final class TransactionGuard {
 
   private final boolean savepoints;
+  private final SqlLiterals literals;
   private final GuardMetrics metrics = new GuardMetrics();
   private final GuardInternalErrors errors = new GuardInternalErrors();
   private final NestingGate nesting;
@@ -56,21 +58,25 @@ public final class TransactionGuard {
       int subtransactionLimit,
       int maxCallSites,
       int callSiteWalksPerSecond,
+      SqlLiterals literals,
       Findings findings,
-      MeterRegistry registry) {
+      MeterRegistry registry,
+      Tags meterTags) {
     Objects.requireNonNull(policy, "policy");
     Objects.requireNonNull(timeouts, "timeouts");
+    Objects.requireNonNull(literals, "literals");
     this.savepoints = savepoints;
-    GuardFindings reporter = new GuardFindings(findings, policy);
+    this.literals = literals;
+    GuardFindings reporter = new GuardFindings(findings, policy, literals);
     RowLockDetector rowLocks = new RowLockDetector(reporter);
     this.nesting = new NestingGate(policy, maxCallSites, metrics, reporter, errors);
     this.callSiteSampler = new CallSiteSampler(callSiteWalksPerSecond);
     this.savepointAccounting =
         new SavepointAccounting(metrics, rowLocks, reporter, subtransactionLimit);
-    this.timeouts = new TransactionTimeouts(timeouts, metrics);
+    this.timeouts = new TransactionTimeouts(timeouts, metrics, literals);
     this.listener = new GuardExecuteListener(this.timeouts, rowLocks, errors);
     if (registry != null) {
-      metrics.bindTo(registry);
+      metrics.bindTo(registry, meterTags);
     }
   }
 
@@ -321,6 +327,11 @@ public final class TransactionGuard {
   /** The timeouts in force. */
   public TimeoutSettings timeouts() {
     return timeouts.settings();
+  }
+
+  /** How SQL text appears in findings and exception messages ({@code jooq.sql.literals}). */
+  public SqlLiterals sqlLiterals() {
+    return literals;
   }
 
   /** Failures inside the guard that were logged and swallowed; zero unless there is a bug. */

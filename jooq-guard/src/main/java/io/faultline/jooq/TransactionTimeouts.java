@@ -3,6 +3,7 @@ package io.faultline.jooq;
 import io.faultline.jooq.internal.GuardMetrics;
 import io.faultline.jooq.internal.Ledger;
 import io.faultline.jooq.internal.Level;
+import io.faultline.jooq.internal.SqlText;
 import io.faultline.jooq.timeout.SessionSettings;
 import io.faultline.jooq.timeout.StatementTimeoutException;
 import io.faultline.jooq.timeout.TimeoutOverride;
@@ -30,13 +31,19 @@ final class TransactionTimeouts {
 
   private static final System.Logger LOG = System.getLogger(TransactionGuard.class.getName());
 
+  /** The cancelled statement's length in a {@link StatementTimeoutException}'s message. */
+  private static final int STATEMENT_CHARS = 200;
+
   private final TimeoutSettings settings;
   private final GuardMetrics metrics;
+  private final SqlLiterals literals;
   private final SessionSettings sessionSettings = new SessionSettings();
 
-  TransactionTimeouts(TimeoutSettings settings, GuardMetrics metrics) {
+  /** {@code literals}: how a timed-out statement is shown in its exception's message. */
+  TransactionTimeouts(TimeoutSettings settings, GuardMetrics metrics, SqlLiterals literals) {
     this.settings = settings;
     this.metrics = metrics;
+    this.literals = literals;
   }
 
   /** The settings in force. */
@@ -160,15 +167,25 @@ final class TransactionTimeouts {
       countDeadline(ledger);
       ctx.exception(
           new TransactionTimeoutException(
-              ledger.topCallSite().toString(), ledger.deadlineTimeout(), ctx.exception()));
+              ledger.topCallSite().toString(), ledger.deadlineTimeout(), cause(ctx)));
     } else if ("57014".equals(state) && message.contains("statement timeout")) {
       metrics.statementTimeouts.increment();
       Duration set = ledger.statementTimeout();
-      ctx.exception(
-          new StatementTimeoutException(ctx.sql(), set.isZero() ? null : set, ctx.exception()));
+      String shown = ctx.sql() == null ? null : SqlText.shown(ctx.sql(), literals, STATEMENT_CHARS);
+      ctx.exception(new StatementTimeoutException(shown, set.isZero() ? null : set, cause(ctx)));
     } else if ("55P03".equals(state) && message.contains("lock timeout")) {
       metrics.lockTimeouts.increment();
     }
+  }
+
+  /**
+   * The cause of a timeout exception: jOOQ's exception, whose message starts with the SQL as jOOQ
+   * rendered it ({@code SQL [...]}, literals included), only under {@link SqlLiterals#KEEP};
+   * otherwise the driver's exception under it, which keeps the SQL state and the server's message.
+   */
+  private Throwable cause(ExecuteContext ctx) {
+    SQLException driver = ctx.sqlException();
+    return literals == SqlLiterals.KEEP || driver == null ? ctx.exception() : driver;
   }
 
   /** The top-level transaction ended: stops its watchdog, and forgets settings it rolled back. */

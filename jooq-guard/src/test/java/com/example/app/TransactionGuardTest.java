@@ -3,6 +3,8 @@ package com.example.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.faultline.core.config.ConfigSources;
+import io.faultline.core.config.FaultlineConfig;
 import io.faultline.core.finding.Finding;
 import io.faultline.core.finding.Findings;
 import io.faultline.jooq.CallSite;
@@ -12,9 +14,11 @@ import io.faultline.jooq.GuardedTransactionProvider;
 import io.faultline.jooq.JooqFindingTypes;
 import io.faultline.jooq.NestedTransactionException;
 import io.faultline.jooq.NestingPolicy;
+import io.faultline.jooq.SqlLiterals;
 import io.faultline.jooq.TransactionGuard;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
@@ -207,6 +211,68 @@ class TransactionGuardTest {
               assertThat(f.id()).isEqualTo(JooqFindingTypes.SAVEPOINT_AFTER_ROW_LOCK.id());
               assertThat(f.evidence().get("lockingStatement").toString()).contains("for update");
             });
+  }
+
+  @Test
+  void theLockingStatementIsShownWithItsLiteralsMasked() {
+    Finding f = rowLockFinding(guarded(NestingPolicy.ALLOW));
+    assertThat(f.evidence().get("lockingStatement"))
+        .isEqualTo("select * from account where email = ? and id = ? for update");
+    assertThat(f.message())
+        .endsWith("locked rows with: select * from account where email = ? and id = ? for update")
+        .doesNotContain("alice");
+  }
+
+  @Test
+  void keepShowsTheLockingStatementsLiterals() {
+    GuardedTransactionProvider provider =
+        GuardedTransactionProvider.wrap(delegate)
+            .findings(findings)
+            .sqlLiterals(SqlLiterals.KEEP)
+            .build();
+    Finding f = rowLockFinding(provider);
+    assertThat(f.evidence().get("lockingStatement"))
+        .isEqualTo("select * from account where email = 'alice@example.com' and id = 7 for update");
+  }
+
+  @Test
+  void theSqlLiteralsKeyIsReadFromTheConfiguration() {
+    FaultlineConfig keep =
+        FaultlineConfig.builder()
+            .sources(ConfigSources.of(Map.of(), Map.of(), "jooq.sql.literals=keep"))
+            .load();
+    assertThat(keep.problems()).isEmpty();
+    assertThat(GuardedTransactionProvider.wrap(delegate).config(keep).buildGuard().sqlLiterals())
+        .isEqualTo(SqlLiterals.KEEP);
+    FaultlineConfig defaults = FaultlineConfig.defaults();
+    assertThat(
+            GuardedTransactionProvider.wrap(delegate).config(defaults).buildGuard().sqlLiterals())
+        .isEqualTo(SqlLiterals.MASK);
+    // A bad value is rejected, and the statement stays masked.
+    FaultlineConfig bad =
+        FaultlineConfig.builder()
+            .sources(ConfigSources.of(Map.of(), Map.of(), "jooq.sql.literals=raw"))
+            .load();
+    assertThat(bad.problems()).isNotEmpty();
+    assertThat(GuardedTransactionProvider.wrap(delegate).config(bad).buildGuard().sqlLiterals())
+        .isEqualTo(SqlLiterals.MASK);
+  }
+
+  private Finding rowLockFinding(GuardedTransactionProvider provider) {
+    dsl(provider)
+        .transaction(
+            outer -> {
+              ((io.faultline.jooq.internal.Ledger)
+                      outer.data(io.faultline.jooq.internal.Ledger.DATA_KEY))
+                  .rowLocked(
+                      "select * from account\n where email = 'alice@example.com' and id = 7"
+                          + " for update");
+              DSL.using(outer).transaction(inner -> {});
+            });
+    return findings.active().stream()
+        .filter(f -> f.id().equals(JooqFindingTypes.SAVEPOINT_AFTER_ROW_LOCK.id()))
+        .findFirst()
+        .orElseThrow();
   }
 
   @Test

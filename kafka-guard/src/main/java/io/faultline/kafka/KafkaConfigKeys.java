@@ -50,12 +50,11 @@ public final class KafkaConfigKeys implements ConfigKeyCatalog {
           PHASES_FEATURE,
           "While a sent request awaits its TCP acknowledgement, one agent thread reads TCP_INFO"
               + " every 500 µs to time the delivery phase; under sustained traffic it wakes at"
-              + " most this often on average (bursts of 50 wakes at 500 µs allowed). A wake costs"
-              + " 45-90 µs of CPU on a virtual machine: at 200, 1-2 % of a core while requests are"
-              + " outstanding (9-18 ms a second under a saturating producer on 2 cores, where it"
-              + " was most of the agent's cost; see docs/benchmarks.md). Lower it to trade delivery"
-              + " resolution for CPU: a request answered before the throttled sampler looks is"
-              + " reported in response_incl_delivery. 2000 never throttles; below 1 counts as 1.");
+              + " most this often on average (bursts of 50 wakes at 500 µs allowed). Every wake"
+              + " costs CPU while requests are outstanding (docs/benchmarks.md has the measured"
+              + " cost). Lower it to trade delivery resolution for CPU: a request answered before"
+              + " the throttled sampler looks is reported in response_incl_delivery. 2000 never"
+              + " throttles; below 1 counts as 1.");
 
   /** Pre-broker time above which a node counts as transmit-bound. */
   public static final ConfigKey<Duration> PHASES_TRANSMIT_BOUND_THRESHOLD =
@@ -143,8 +142,8 @@ public final class KafkaConfigKeys implements ConfigKeyCatalog {
           Duration.ZERO,
           STAGGER_FEATURE,
           "A new client waits a random delay in [0, this) before its first connection, so many"
-              + " clients started at once (a Kafka Connect cluster, seed 002) do not connect at"
-              + " once. 0s: off.");
+              + " clients started at once (a Kafka Connect cluster, as in the Tencent CKafka"
+              + " incident) do not connect at once. 0s: off.");
 
   /** Connection recycling: off, warn (decide and report) or on (close and reconnect). */
   public static final ConfigKey<RecycleMode> RECYCLE =

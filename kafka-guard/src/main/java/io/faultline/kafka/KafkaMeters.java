@@ -136,11 +136,12 @@ public final class KafkaMeters implements MeterCatalog {
           "faultline.kafka.connection.recycles",
           MeterDoc.Type.COUNTER,
           "decisions",
-          List.of("client.id", "node.id", "decision"),
-          "Samples that found a connection crippled long enough to recycle: recycled (closed"
-              + " through the client's disconnect path), would_recycle (kafka.recycle is off: the"
+          List.of("client.type", "node.id", "outcome"),
+          "Samples that found a connection crippled long enough to recycle, by outcome: recycled"
+              + " (closed through the client's disconnect path), would_recycle (kafka.recycle is off: the"
               + " findings are the warning), rate_limited (kafka.recycle.min-interval or another"
-              + " recycle in progress), failed.",
+              + " recycle in progress), failed. Tagged like the connection gauges (client.id too"
+              + " with kafka.meters.client-id=true).",
           KafkaConfigKeys.RECYCLE_FEATURE);
 
   /** Public so {@link java.util.ServiceLoader} can create it. */

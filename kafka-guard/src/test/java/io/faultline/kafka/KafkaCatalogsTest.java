@@ -7,6 +7,7 @@ import io.faultline.core.config.ConfigSources;
 import io.faultline.core.config.FaultlineConfig;
 import io.faultline.core.finding.FindingCatalog;
 import io.faultline.core.metrics.MeterCatalog;
+import io.faultline.core.metrics.MeterConvention;
 import io.faultline.kafka.connection.RecycleMode;
 import io.faultline.kafka.connection.Recycler;
 import io.faultline.kafka.reconnect.StaggerSettings;
@@ -33,6 +34,11 @@ class KafkaCatalogsTest {
     var names = keys.stream().map(k -> k.name()).toList();
     assertThat(keys).allSatisfy(k -> assertThat(names).contains(k.feature()));
     assertThat(new KafkaMeters().meters()).allSatisfy(m -> assertThat(names).contains(m.feature()));
+  }
+
+  @Test
+  void everyMeterFollowsTheNamingConvention() {
+    assertThat(MeterConvention.violations(new KafkaMeters().meters())).isEmpty();
   }
 
   @Test

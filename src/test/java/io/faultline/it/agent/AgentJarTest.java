@@ -59,7 +59,7 @@ class AgentJarTest {
     assertThat(cli("version").stdout()).startsWith("faultline-agent 0.");
     ChildJvm.Result help = cli("help");
     assertThat(help.exitCode()).isZero();
-    assertThat(help.stdout()).contains("doctor", "version", "-javaagent:");
+    assertThat(help.stdout()).contains("doctor", "explain", "version", "-javaagent:");
     ChildJvm.Result unknown = cli("frobnicate");
     assertThat(unknown.exitCode()).isEqualTo(64);
     assertThat(unknown.stderr()).contains("unknown command 'frobnicate'", "Usage:");
@@ -67,6 +67,23 @@ class AgentJarTest {
     ChildJvm.Result doctor = cli("doctor");
     assertThat(doctor.exitCode()).as(doctor.stderr()).isBetween(0, 2);
     assertThat(doctor.stdout()).contains("tcp_syncookies");
+  }
+
+  @Test
+  void commandLineExplainReadsTheRelocatedCatalogs() throws Exception {
+    ChildJvm.Result explain = cli("explain", "JOOQ_SAVEPOINT_AFTER_ROW_LOCK");
+    assertThat(explain.exitCode()).as(explain.stderr()).isZero();
+    assertThat(explain.stdout())
+        .startsWith("JOOQ_SAVEPOINT_AFTER_ROW_LOCK\n")
+        .contains(
+            "Default severity: CRITICAL",
+            "The Channel.io PostgreSQL outage (docs/incidents.md#channel-io-postgresql)",
+            "docs/findings.md#jooq_savepoint_after_row_lock");
+    ChildJvm.Result unknown = cli("explain", "NOT_A_FINDING");
+    assertThat(unknown.exitCode()).isEqualTo(64);
+    assertThat(unknown.stderr())
+        .contains(
+            "no finding with id 'NOT_A_FINDING'", "KAFKA_WINDOW_SCALING_OFF", "SYN_COOKIES_SENT");
   }
 
   private static ChildJvm.Result cli(String... args) throws Exception {

@@ -9,12 +9,13 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Seed 001 end to end: a child JVM with the agent, in a network namespace of its own (so the
- * TIME_WAIT sockets it leaves are counted apart from the host's and the host is untouched), runs a
- * client that opens a connection per request to a JDK {@code HttpServer} on loopback and a
- * keep-alive client to another one. {@code NET_CONNECTION_CHURN} is raised for the first
- * destination only, {@code faultline.net.connects} counts both, the TIME_WAIT gauge agrees with the
- * namespace's sockets in {@code /proc/net/tcp}, and it rises by about one per churned connection.
+ * The Elastic Beanstalk port exhaustion end to end: a child JVM with the agent, in a network
+ * namespace of its own (so the TIME_WAIT sockets it leaves are counted apart from the host's and
+ * the host is untouched), runs a client that opens a connection per request to a JDK {@code
+ * HttpServer} on loopback and a keep-alive client to another one. {@code NET_CONNECTION_CHURN} is
+ * raised for the first destination only, {@code faultline.net.connects} counts both, the TIME_WAIT
+ * gauge agrees with the namespace's sockets in {@code /proc/net/tcp}, and it rises by about one per
+ * churned connection.
  */
 class ConnectionChurnTest {
 

@@ -24,14 +24,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Seed 002's cure, automated: the broker container strips SYN timestamps under forced SYN cookies
- * ({@link LostWindowScaleRule}), so the idempotent producer in the child JVM (with {@code
- * -javaagent:}) connects without window scaling and, sending 256 KB requests, runs into the 64 KB
- * window. With {@code kafka.recycle=on} the agent closes that connection through the client's own
- * disconnect path; the rule is lifted as soon as {@code KAFKA_WINDOW_SCALING_OFF} is seen (the
- * cause went away, as it did when seed 002's task was restarted), so the reconnect gets window
- * scaling back — and every record arrives exactly once. With recycling off the same connection is
- * only reported.
+ * The Tencent CKafka incident's cure, automated: the broker container strips SYN timestamps under
+ * forced SYN cookies ({@link LostWindowScaleRule}), so the idempotent producer in the child JVM
+ * (with {@code -javaagent:}) connects without window scaling and, sending 256 KB requests, runs
+ * into the 64 KB window. With {@code kafka.recycle=on} the agent closes that connection through the
+ * client's own disconnect path; the rule is lifted as soon as {@code KAFKA_WINDOW_SCALING_OFF} is
+ * seen (the cause went away, as it did when the Tencent CKafka incident's task was restarted), so
+ * the reconnect gets window scaling back — and every record arrives exactly once. With recycling
+ * off the same connection is only reported.
  */
 @ExtendWith(RealServers.class)
 @RequiresDocker("the SYN-cookie rule goes into the broker container's own network namespace")
@@ -149,8 +149,8 @@ class ConnectionRecyclingOnRealBrokerTest {
       assertThat(scaling).as("window scaling gauge of node 1").hasSize(1);
       Run run =
           new Run(
-              metrics.sum(RECYCLES, Map.of("node_id", "1", "decision", "recycled")),
-              metrics.sum(RECYCLES, Map.of("node_id", "1", "decision", "would_recycle")),
+              metrics.sum(RECYCLES, Map.of("node_id", "1", "outcome", "recycled")),
+              metrics.sum(RECYCLES, Map.of("node_id", "1", "outcome", "would_recycle")),
               scaling.get(0).value(),
               consumed,
               keys.size(),
@@ -161,7 +161,7 @@ class ConnectionRecyclingOnRealBrokerTest {
           label,
           run.recycled,
           run.wouldRecycle,
-          metrics.sum(RECYCLES, Map.of("node_id", "1", "decision", "rate_limited")),
+          metrics.sum(RECYCLES, Map.of("node_id", "1", "outcome", "rate_limited")),
           run.scalingNode1,
           RECORDS,
           consumed,

@@ -24,15 +24,16 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The agent's jOOQ instrumentation in a child JVM whose application ({@link
  * io.faultline.it.agent.app.JooqNestingApp}) is plain jOOQ + HikariCP with no Faultline code,
- * against the real PostgreSQL: seed 004's flow under each nesting policy, on jOOQ 3.19 (the suite's
- * JDK) and jOOQ 3.21 on JDK 25. The MultiXact is read from the tuple's infomask with pageinspect.
+ * against the real PostgreSQL: the Channel.io PostgreSQL outage's flow under each nesting policy,
+ * on jOOQ 3.19 (the suite's JDK) and jOOQ 3.21 on JDK 25. The MultiXact is read from the tuple's
+ * infomask with pageinspect.
  */
 @ExtendWith(RealServers.class)
 @RequiresDocker("pageinspect comes from the project's image")
 class JooqAgentTest {
 
   private static final Pattern CREATED =
-      Pattern.compile("faultline_jooq_savepoints_total\\{event=\"created\",?\\} ([0-9.]+)");
+      Pattern.compile("faultline_jooq_savepoints_total\\{outcome=\"created\",?\\} ([0-9.]+)");
 
   @Test
   void warnCountsTheSavepointAndFlagsTheNestingAndTheRowLockAtTheAppsCallSite(
@@ -44,6 +45,12 @@ class JooqAgentTest {
         .contains("JOOQ_NESTED_TRANSACTION", "JOOQ_SAVEPOINT_AFTER_ROW_LOCK")
         .contains("io.faultline.it.agent.app.JooqNestingApp.lambda$lockThenNestedUpdate");
     assertThat(o.page).contains("Transaction nesting hotspots", "JooqNestingApp");
+    // The locking statement's literal e-mail address is masked everywhere the agent shows it.
+    assertThat(o.findings)
+        .contains("SELECT * FROM agent_warn WHERE email = ? FOR UPDATE")
+        .doesNotContain("alice");
+    assertThat(o.page).contains("WHERE email = ? FOR UPDATE").doesNotContain("alice");
+    assertThat(o.log).contains("JOOQ_SAVEPOINT_AFTER_ROW_LOCK").doesNotContain("alice");
     assertThat(multiXactTuples(postgres, "agent_warn")).isEqualTo(1);
     assertThat(balance(postgres, "agent_warn")).isEqualTo(90);
   }
@@ -62,8 +69,8 @@ class JooqAgentTest {
       throws Exception {
     Outcome o = runApp(postgres, Jdk.current(), jooq319(), "fail", "agent_fail");
     assertThat(o.stdout)
-        .contains("inner failed: io.faultline.jooq.NestedTransactionException")
-        .contains("outer failed: io.faultline.jooq.NestedTransactionException");
+        .contains("inner failed: io.faultline.shaded.jooq.NestedTransactionException")
+        .contains("outer failed: io.faultline.shaded.jooq.NestedTransactionException");
     assertThat(o.savepointsCreated).isZero();
     assertThat(multiXactTuples(postgres, "agent_fail")).isZero();
     assertThat(balance(postgres, "agent_fail")).isEqualTo(100);
@@ -81,8 +88,12 @@ class JooqAgentTest {
     assertThat(multiXactTuples(postgres, "agent_321")).isEqualTo(1);
   }
 
-  /** What a child application did: its output, the savepoints counted, the findings and page. */
-  record Outcome(String stdout, double savepointsCreated, String findings, String page) {}
+  /**
+   * What a child application did: its output, the savepoints counted, the findings and page, and
+   * its standard error (where the agent logs).
+   */
+  record Outcome(
+      String stdout, double savepointsCreated, String findings, String page, String log) {}
 
   private static Outcome runApp(
       PostgresServer postgres, Jdk jdk, List<Path> jooq, String nesting, String table)
@@ -137,7 +148,8 @@ class JooqAgentTest {
       result.assertCleanExit();
       Matcher m = CREATED.matcher(metrics.body());
       assertThat(m.find()).as(metrics.body()).isTrue();
-      return new Outcome(result.stdout(), Double.parseDouble(m.group(1)), findings, page);
+      return new Outcome(
+          result.stdout(), Double.parseDouble(m.group(1)), findings, page, result.stderr());
     }
   }
 

@@ -30,9 +30,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The reconnect gate in a real child JVM: {@value #PRODUCERS} idempotent producers (no Faultline
  * code) against a 3-broker cluster; one broker restarts and a preferred leader election hands its
- * partitions back, which makes every producer want that broker at the same moment (seed 000's
- * burst). The connections to that broker are watched from {@code /proc/<child>/net/tcp} every 5 ms;
- * with {@code kafka.stagger=false} they come in a bunch, with the gate they spread over the window.
+ * partitions back, which makes every producer want that broker at the same moment (the LINE Kafka
+ * incident's burst). The connections to that broker are watched from {@code /proc/<child>/net/tcp}
+ * every 5 ms; with {@code kafka.stagger=false} they come in a bunch, with the gate they spread over
+ * the window.
  */
 @ExtendWith(RealServers.class)
 class KafkaAgentStaggerTest {

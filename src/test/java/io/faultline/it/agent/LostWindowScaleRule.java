@@ -3,11 +3,11 @@ package io.faultline.it.agent;
 import io.faultline.it.servers.KafkaNode;
 
 /**
- * Seed 002's handshake in one broker container's network namespace (brief, section 4): SYN cookies
- * forced ({@code tcp_syncookies=2}) and an nftables rule that strips the timestamp option from SYNs
- * to the broker port, as the NAT gateway did. A connection made while it is on has no window
- * scaling. {@link #lift()} restores the namespace; {@link #close()} lifts it if still on. Needs
- * root, {@code nsenter} and {@code nft}.
+ * The Tencent CKafka incident's handshake in one broker container's network namespace (brief,
+ * section 4): SYN cookies forced ({@code tcp_syncookies=2}) and an nftables rule that strips the
+ * timestamp option from SYNs to the broker port, as the NAT gateway did. A connection made while it
+ * is on has no window scaling. {@link #lift()} restores the namespace; {@link #close()} lifts it if
+ * still on. Needs root, {@code nsenter} and {@code nft}.
  */
 final class LostWindowScaleRule implements AutoCloseable {
 

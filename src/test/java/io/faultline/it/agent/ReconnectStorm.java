@@ -25,10 +25,10 @@ import org.apache.kafka.common.TopicPartition;
  * The reconnect-storm lab (issue #6): three broker containers with small listen queues; client JVMs
  * running {@code KafkaStormClientsApp} under the agent; broker 2 restarts, its partition moves to
  * broker 1, and a preferred leader election hands it back, so every client wants broker 2 at the
- * same moment (seed 000's burst, which no reconnect backoff can spread). Broker 2's namespace is
- * sampled every 10 ms. The same run does it twice, with fresh client JVMs: first {@code
- * kafka.stagger=false}, then with the gate on, and finally reads the topic back to account for
- * every acknowledged record.
+ * same moment (the LINE Kafka incident's burst, which no reconnect backoff can spread). Broker 2's
+ * namespace is sampled every 10 ms. The same run does it twice, with fresh client JVMs: first
+ * {@code kafka.stagger=false}, then with the gate on, and finally reads the topic back to account
+ * for every acknowledged record.
  */
 final class ReconnectStorm {
 

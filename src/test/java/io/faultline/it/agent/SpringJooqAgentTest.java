@@ -25,8 +25,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * against the real PostgreSQL. Both generations of the provider: Boot 3 on Spring 6 ({@code
  * org.springframework.boot.autoconfigure.jooq}) and Boot 4 on Spring 7 ({@code
  * org.springframework.boot.jooq.autoconfigure}). Spring's provider begins every {@code
- * dsl.transaction} with {@code PROPAGATION_NESTED}, so seed 004's nested update after {@code SELECT
- * ... FOR UPDATE} is a savepoint: the MultiXact pattern.
+ * dsl.transaction} with {@code PROPAGATION_NESTED}, so the Channel.io PostgreSQL outage's nested
+ * update after {@code SELECT ... FOR UPDATE} is a savepoint: the MultiXact pattern.
  */
 @ExtendWith(RealServers.class)
 @RequiresDocker("pageinspect comes from the project's image")
@@ -100,8 +100,8 @@ class SpringJooqAgentTest {
     String table = boot.table("fail");
     Outcome o = run(postgres, Jdk.current(), JooqAgentTest.jooq319(), boot, "fail", table);
     assertThat(o.stdout())
-        .contains("inner failed: io.faultline.jooq.NestedTransactionException")
-        .contains("outer failed: io.faultline.jooq.NestedTransactionException")
+        .contains("inner failed: io.faultline.shaded.jooq.NestedTransactionException")
+        .contains("outer failed: io.faultline.shaded.jooq.NestedTransactionException")
         .contains("provider " + boot.provider);
     assertThat(o.savepointsCreated()).isZero();
     assertThat(o.findings()).contains("JOOQ_NESTED_TRANSACTION");

@@ -29,14 +29,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Seed 000 (LINE) reproduced: a slow path between a producer and one of three brokers. The producer
- * — a plain application in a child JVM with {@code -javaagent:} — sends 128 KB records twice a
- * second to one partition on each broker, with a 16 KB send buffer so no request fits the socket in
- * one write. Traffic into broker 2 crosses a 3 Mbit/s link with 10 ms of delay (netem on the host
- * side of its veth). The broker's own {@code TotalTimeMs} for Produce, read over JMX, stays at a
- * few milliseconds, because its timer starts when it has the whole request; the client's latency to
- * it is hundreds of milliseconds, and Faultline puts that time in the transmit and delivery phases
- * of node 2 and raises {@code KAFKA_TRANSMIT_BOUND} for node 2 only.
+ * The LINE Kafka incident reproduced: a slow path between a producer and one of three brokers. The
+ * producer — a plain application in a child JVM with {@code -javaagent:} — sends 128 KB records
+ * twice a second to one partition on each broker, with a 16 KB send buffer so no request fits the
+ * socket in one write. Traffic into broker 2 crosses a 3 Mbit/s link with 10 ms of delay (netem on
+ * the host side of its veth). The broker's own {@code TotalTimeMs} for Produce, read over JMX,
+ * stays at a few milliseconds, because its timer starts when it has the whole request; the client's
+ * latency to it is hundreds of milliseconds, and Faultline puts that time in the transmit and
+ * delivery phases of node 2 and raises {@code KAFKA_TRANSMIT_BOUND} for node 2 only.
  */
 @ExtendWith(RealServers.class)
 @RequiresDocker("the slow link is a qdisc on one broker container's veth; JMX from the container")

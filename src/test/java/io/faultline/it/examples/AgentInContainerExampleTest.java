@@ -56,6 +56,9 @@ class AgentInContainerExampleTest {
     try (GenericContainer<?> app =
         new GenericContainer<>(image)
             .withExposedPorts(9464)
+            // Read from outside the container, the status page is refused by default (only
+            // /metrics is served beyond loopback); this test reads the agent's state through it.
+            .withEnv("FAULTLINE_PROMETHEUS_STATUS__PAGE", "on")
             .waitingFor(
                 Wait.forHttp("/faultline/agent")
                     .forPort(9464)
@@ -63,6 +66,9 @@ class AgentInContainerExampleTest {
       app.start();
       String base = "http://" + app.getHost() + ":" + app.getMappedPort(9464);
 
+      assertThat(status(base + "/faultline/findings"))
+          .as("the findings, not switched on, are refused to a client outside the container")
+          .isEqualTo(403);
       String agent = get(base + "/faultline/agent");
       assertThat(agent).contains("\"errors\":0", "\"socketFds\":\"available\"");
       // The application's own connections, counted by the agent: one per request, ~20 a second.
@@ -91,6 +97,14 @@ class AgentInContainerExampleTest {
 
   private static Path agentJar() {
     return Path.of(System.getProperty("faultline.it.agent.jar")).toAbsolutePath().normalize();
+  }
+
+  private static int status(String url) throws IOException, InterruptedException {
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
+            HttpResponse.BodyHandlers.discarding())
+        .statusCode();
   }
 
   private static String get(String url) throws IOException, InterruptedException {

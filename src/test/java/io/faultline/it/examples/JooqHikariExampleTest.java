@@ -40,11 +40,14 @@ class JooqHikariExampleTest {
     // The runaway query: cancelled by statement_timeout, its transaction rolled back.
     assertThat(result.warnStats().statementTimeouts()).isEqualTo(1);
     assertThat(result.timedOut()).contains("pg_sleep");
-    // The meters say the same as the stats.
+    // The meters say the same as the stats, each guard under its own tag on the one registry.
     assertThat(result.counters())
-        .containsEntry("faultline.jooq.savepoints{event=created}", 1.0)
-        .containsEntry("faultline.jooq.nested{action=allowed}", 1.0)
-        .containsEntry("faultline.jooq.timeouts{kind=statement}", 1.0);
+        .containsEntry("faultline.jooq.savepoints{guard=warn,outcome=created}", 1.0)
+        .containsEntry("faultline.jooq.nested{guard=warn,outcome=allowed}", 1.0)
+        .containsEntry("faultline.jooq.timeouts{guard=warn,kind=statement}", 1.0)
+        .containsEntry("faultline.jooq.nested{guard=fail,outcome=refused}", 1.0)
+        .containsEntry("faultline.jooq.savepoints{guard=fail,outcome=created}", 0.0)
+        .containsEntry("faultline.jooq.transactions{guard=fail,outcome=committed}", 1.0);
     assertThat(out).contains("finding JOOQ_SAVEPOINT_AFTER_ROW_LOCK", "refused: ", "stopped: ");
   }
 }

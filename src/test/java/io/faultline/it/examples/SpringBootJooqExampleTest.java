@@ -53,7 +53,7 @@ class SpringBootJooqExampleTest {
           .contains("savepointsCreated=1", "savepointsReleased=1", "nestedAllowed=1")
           .contains("statementTimeouts=1")
           .contains("finding JOOQ_SAVEPOINT_AFTER_ROW_LOCK", "finding JOOQ_NESTED_TRANSACTION")
-          .contains("meter faultline.jooq.savepoints[tag(event=created)] = 1.0")
+          .contains("meter faultline.jooq.savepoints[tag(outcome=created)] = 1.0")
           .contains("stopped: ");
     } finally {
       Files.deleteIfExists(output);

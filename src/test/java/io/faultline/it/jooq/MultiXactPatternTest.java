@@ -19,10 +19,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Seed 004's pattern on a real PostgreSQL: {@code SELECT ... FOR UPDATE}, then a nested jOOQ
- * transaction that updates the same row. With savepoints the old tuple's xmax becomes a MultiXact
- * ({@code HEAP_XMAX_IS_MULTI}, 0x1000, seen with pageinspect); flattened it does not; refused, the
- * row is untouched.
+ * The Channel.io PostgreSQL outage's pattern on a real PostgreSQL: {@code SELECT ... FOR UPDATE},
+ * then a nested jOOQ transaction that updates the same row. With savepoints the old tuple's xmax
+ * becomes a MultiXact ({@code HEAP_XMAX_IS_MULTI}, 0x1000, seen with pageinspect); flattened it
+ * does not; refused, the row is untouched.
  */
 @ExtendWith(RealServers.class)
 @RequiresDocker("pageinspect/pgrowlocks come from the project's image")
@@ -39,7 +39,7 @@ class MultiXactPatternTest {
     return table;
   }
 
-  /** Runs the seed's flow: lock the row, then update it in a nested transaction. */
+  /** Runs the outage's flow: lock the row, then update it in a nested transaction. */
   private static void lockThenNestedUpdate(Guarded guarded, String table) {
     guarded.dsl.transaction(
         outer -> {

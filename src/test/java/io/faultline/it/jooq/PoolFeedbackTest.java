@@ -29,11 +29,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Seed 004's feedback loop against a real PostgreSQL: many threads update the same three rows and
- * hold each row lock for 50 ms, so most of them queue on row locks. Through a pool that may grow
- * (minimumIdle 1, maximumPoolSize 20) HikariCP opens connection after connection for the queued
- * work and {@code POOL_GROWTH_UNDER_CONTENTION} is raised; through a fixed pool of the same maximum
- * (minimumIdle 20) the same contention is there but the pool does not grow, and nothing is raised.
+ * The Channel.io PostgreSQL outage's feedback loop against a real PostgreSQL: many threads update
+ * the same three rows and hold each row lock for 50 ms, so most of them queue on row locks. Through
+ * a pool that may grow (minimumIdle 1, maximumPoolSize 20) HikariCP opens connection after
+ * connection for the queued work and {@code POOL_GROWTH_UNDER_CONTENTION} is raised; through a
+ * fixed pool of the same maximum (minimumIdle 20) the same contention is there but the pool does
+ * not grow, and nothing is raised.
  */
 @ExtendWith(RealServers.class)
 class PoolFeedbackTest {

@@ -26,9 +26,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Seed 004's database side: one long transaction open, the MultiXact pattern under load, then
- * sessions reading the rows whose old versions carry MultiXacts. The MultiXact member SLRU hit
- * ratio is read from pg_stat_slru deltas by {@link PostgresHealthMetrics}.
+ * The Channel.io PostgreSQL outage's database side: one long transaction open, the MultiXact
+ * pattern under load, then sessions reading the rows whose old versions carry MultiXacts. The
+ * MultiXact member SLRU hit ratio is read from pg_stat_slru deltas by {@link
+ * PostgresHealthMetrics}.
  *
  * <p>Why this falls: the pattern ({@code FOR UPDATE}, then a subtransaction that updates the row)
  * gives each row's old version an <em>updating</em> MultiXact {locker, updater} as xmax, which has

@@ -37,9 +37,10 @@ import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
  * The library flavour on Spring Boot's {@link SpringTransactionProvider} (Boot 3), wired as Boot's
  * jOOQ auto-configuration wires it ({@code DataSourceTransactionManager}, connections through a
  * {@code TransactionAwareDataSourceProxy}) and wrapped with {@link GuardedTransactionProvider}:
- * Spring's provider begins every {@code dsl.transaction} with {@code PROPAGATION_NESTED}, so seed
- * 004's nested update after {@code SELECT ... FOR UPDATE} is a savepoint and a MultiXact, unless
- * the policy flattens or refuses it. Timeouts go through Spring's connection handling too.
+ * Spring's provider begins every {@code dsl.transaction} with {@code PROPAGATION_NESTED}, so the
+ * Channel.io PostgreSQL outage's nested update after {@code SELECT ... FOR UPDATE} is a savepoint
+ * and a MultiXact, unless the policy flattens or refuses it. Timeouts go through Spring's
+ * connection handling too.
  */
 @ExtendWith(RealServers.class)
 @RequiresDocker("pageinspect comes from the project's image")
@@ -170,7 +171,9 @@ class SpringProviderGuardTest {
     }
   }
 
-  /** Seed 004's flow: lock the row, then update it in a nested transaction. */
+  /**
+   * The Channel.io PostgreSQL outage's flow: lock the row, then update it in a nested transaction.
+   */
   private static void lockThenNestedUpdate(DSLContext dsl, String table) {
     dsl.transaction(
         outer -> {

@@ -44,7 +44,7 @@ class TimeoutsTest {
               () -> guarded.dsl.transaction(c -> DSL.using(c).execute("SELECT pg_sleep(30)")))
           .isInstanceOf(StatementTimeoutException.class)
           .hasMessageContaining("statement_timeout of 1000 ms")
-          .hasMessageContaining("pg_sleep(30)");
+          .hasMessageContaining("SELECT pg_sleep(?)");
 
       long millis = (System.nanoTime() - start) / 1_000_000;
       System.out.println(

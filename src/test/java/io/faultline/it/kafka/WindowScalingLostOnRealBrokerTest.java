@@ -29,11 +29,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Seed 002 against a real broker: in the broker container's network namespace SYN cookies are
- * forced ({@code tcp_syncookies=2}) and an nftables rule strips the timestamp option from incoming
- * SYNs to the Kafka port, as the NAT gateway did. A producer connected before keeps window scaling;
- * one connected after has none, and {@link ConnectionReport} — no agent — says so with {@code
- * KAFKA_WINDOW_SCALING_OFF} for its connections only. Needs root, {@code nsenter} and {@code nft}.
+ * The Tencent CKafka incident against a real broker: in the broker container's network namespace
+ * SYN cookies are forced ({@code tcp_syncookies=2}) and an nftables rule strips the timestamp
+ * option from incoming SYNs to the Kafka port, as the NAT gateway did. A producer connected before
+ * keeps window scaling; one connected after has none, and {@link ConnectionReport} — no agent —
+ * says so with {@code KAFKA_WINDOW_SCALING_OFF} for its connections only. Needs root, {@code
+ * nsenter} and {@code nft}.
  */
 @ExtendWith(RealServers.class)
 @RequiresDocker("the SYN-cookie rule goes into the broker container's own network namespace")

@@ -20,8 +20,9 @@ import org.testcontainers.lifecycle.Startables;
  * reconnect-storm lab: each broker's {@code socket.listen.backlog.size} and its network namespace's
  * {@code net.core.somaxconn} and {@code net.ipv4.tcp_max_syn_backlog} are all {@code backlog}, with
  * SYN cookies on (the kernel default), so a burst of connections overflows the SYN and accept
- * queues the way seed 000 describes. The namespace's TCP counters are read from the host through
- * the broker process's {@code /proc/<pid>/net/...}, cheap enough to sample every 10 ms.
+ * queues the way the LINE Kafka incident describes. The namespace's TCP counters are read from the
+ * host through the broker process's {@code /proc/<pid>/net/...}, cheap enough to sample every 10
+ * ms.
  */
 public final class SmallBacklogKafka implements AutoCloseable {
 

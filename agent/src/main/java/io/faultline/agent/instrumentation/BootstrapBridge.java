@@ -53,8 +53,18 @@ final class BootstrapBridge {
       }
       try {
         Path jar = writeJar(agentLoader, wanted);
-        instrumentation.appendToBootstrapClassLoaderSearch(new JarFile(jar.toFile()));
-        Class<?> errors = Class.forName(ERRORS_CLASS, true, null);
+        Class<?> errors;
+        try {
+          instrumentation.appendToBootstrapClassLoaderSearch(new JarFile(jar.toFile()));
+          errors = Class.forName(ERRORS_CLASS, true, null);
+          for (String name : wanted) {
+            Class.forName(name, false, null);
+          }
+        } finally {
+          // The JVM holds the jar open and every bridge class is loaded: the file can go now, so
+          // a JVM that is killed leaves nothing behind in the temporary directory.
+          Files.deleteIfExists(jar);
+        }
         Module bootstrapUnnamed = errors.getModule();
         instrumentation.redefineModule(
             Object.class.getModule(),
@@ -77,7 +87,6 @@ final class BootstrapBridge {
 
   private static Path writeJar(ClassLoader agentLoader, Set<String> classNames) throws IOException {
     Path jar = Files.createTempFile("faultline-bootstrap-", ".jar");
-    jar.toFile().deleteOnExit();
     try (OutputStream file = Files.newOutputStream(jar);
         JarOutputStream out = new JarOutputStream(file)) {
       for (String name : classNames) {

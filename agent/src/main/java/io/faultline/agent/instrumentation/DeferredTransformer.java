@@ -1,14 +1,19 @@
 package io.faultline.agent.instrumentation;
 
-import java.lang.System.Logger.Level;
 import java.lang.instrument.ClassFileTransformer;
+import java.lang.ref.WeakReference;
 import java.net.URL;
 import java.security.CodeSource;
 import java.security.ProtectionDomain;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The one class-file transformer the agent registers with the JVM in {@code premain}, so the
@@ -16,27 +21,26 @@ import java.util.concurrent.TimeUnit;
  * thread while {@code main} starts. The modules' transformers are added to it through {@link
  * DeferringInstrumentation} and called in order for every class it sees.
  *
- * <p>Until the background installation is {@linkplain #ready() ready}, a thread that loads a class
- * an instrumentation module targets ({@link #gate}) waits for it here, and the class is then woven
- * as if the modules had been installed before: no target class escapes its advice. Classes no
- * module targets load at once. The installing thread itself and the agent's own classes never wait,
- * and nobody waits longer than {@link #MAX_WAIT_SECONDS}: after that the class loads as it is
- * (retransformation weaves it when the installation completes).
+ * <p><b>Nobody waits here.</b> A class that loads before the modules are installed loads as it is:
+ * an application thread that loads it may hold class-loading locks the installation needs, so
+ * making it wait can deadlock (it did, with a main class that links jOOQ or kafka-clients types, a
+ * Kafka broker, a Spring Boot jar and the OpenTelemetry agent). Such a class is remembered when a
+ * module {@linkplain Gate may weave} it, and the installing thread retransforms it once every
+ * module is in place ({@link #endStartup()}, {@link #lateClasses}). The time application threads
+ * spend in this transformer during the start is added up ({@link #startupNanos()}).
  */
 public final class DeferredTransformer implements ClassFileTransformer {
 
-  /** Longer than any installation seen (about 1 s on a loaded 2-core machine). */
-  static final long MAX_WAIT_SECONDS = 30;
-
-  private static final System.Logger LOG = System.getLogger(DeferredTransformer.class.getName());
-
   private final List<ClassFileTransformer> delegates = new CopyOnWriteArrayList<>();
-  private final CountDownLatch ready = new CountDownLatch(1);
   private final Gate gate;
   private final URL agentCode;
+  private final Set<EarlyClass> early = ConcurrentHashMap.newKeySet();
+  private final AtomicInteger inStartupTransform = new AtomicInteger();
+  private final LongAdder startupNanos = new LongAdder();
+  private volatile boolean startup = true;
   private volatile Thread installer;
 
-  /** Whether a class that starts loading before the installation is ready must wait for it. */
+  /** Whether a module may weave a class that loaded before the modules were installed. */
   @FunctionalInterface
   public interface Gate {
     /**
@@ -44,9 +48,9 @@ public final class DeferredTransformer implements ClassFileTransformer {
      * @param loader the defining loader, null for the bootstrap loader
      * @param classFile the class file as the JVM read it
      */
-    boolean mustWait(String className, ClassLoader loader, byte[] classFile);
+    boolean mayWeave(String className, ClassLoader loader, byte[] classFile);
 
-    /** Waits when any of {@code modules} {@linkplain InstrumentationModule#mayWeave may weave}. */
+    /** When any of {@code modules} {@linkplain InstrumentationModule#mayWeave may weave}. */
     static Gate anyOf(List<InstrumentationModule> modules) {
       List<InstrumentationModule> copy = List.copyOf(modules);
       return (name, loader, bytes) -> {
@@ -60,8 +64,44 @@ public final class DeferredTransformer implements ClassFileTransformer {
     }
   }
 
+  /** A class seen before the installation ended: its name and (weakly) its loader. */
+  public static final class EarlyClass {
+    private final String name;
+    private final WeakReference<ClassLoader> loader;
+    private final int loaderHash;
+
+    EarlyClass(String name, ClassLoader loader) {
+      this.name = name;
+      this.loader = new WeakReference<>(loader);
+      this.loaderHash = System.identityHashCode(loader);
+    }
+
+    /** The binary name (dots). */
+    public String name() {
+      return name;
+    }
+
+    /** Whether {@code type} is this class (same name, same defining loader). */
+    public boolean is(Class<?> type) {
+      return type.getName().equals(name) && type.getClassLoader() == loader.get();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof EarlyClass e
+          && e.name.equals(name)
+          && e.loaderHash == loaderHash
+          && e.loader.get() == loader.get();
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(name, loaderHash);
+    }
+  }
+
   /**
-   * A transformer whose waiting classes are those {@code gate} picks, never those loaded from
+   * A transformer whose remembered classes are those {@code gate} picks, never those loaded from
    * {@code agentCode} (the agent jar; null: none exempt).
    */
   public DeferredTransformer(Gate gate, URL agentCode) {
@@ -69,14 +109,9 @@ public final class DeferredTransformer implements ClassFileTransformer {
     this.agentCode = agentCode;
   }
 
-  /** The thread that installs the modules: it never waits at the gate. */
+  /** The thread that installs the modules: its own loads are not the application's time. */
   public void installingOn(Thread thread) {
     this.installer = thread;
-  }
-
-  /** The installation finished (or failed): nobody waits any more. */
-  public void ready() {
-    ready.countDown();
   }
 
   void add(ClassFileTransformer transformer) {
@@ -87,6 +122,28 @@ public final class DeferredTransformer implements ClassFileTransformer {
     return delegates.remove(transformer);
   }
 
+  /**
+   * Every module is installed: classes load through all of them from now on. Returns the classes
+   * that loaded before (or while) they were added, once every load that began during the start has
+   * left this transformer; waits for that at most {@code maxWaitMillis} (the caller is the agent's
+   * own thread, never an application thread). A second call returns nothing.
+   */
+  public List<EarlyClass> endStartup(long maxWaitMillis) {
+    startup = false;
+    long deadline = System.nanoTime() + maxWaitMillis * 1_000_000L;
+    while (inStartupTransform.get() > 0 && System.nanoTime() < deadline) {
+      LockSupport.parkNanos(200_000);
+    }
+    List<EarlyClass> seen = new ArrayList<>(early);
+    early.clear();
+    return seen;
+  }
+
+  /** Nanoseconds application threads spent in this transformer while the agent was starting. */
+  public long startupNanos() {
+    return startupNanos.sum();
+  }
+
   @Override
   public byte[] transform(
       Module module,
@@ -95,9 +152,63 @@ public final class DeferredTransformer implements ClassFileTransformer {
       Class<?> classBeingRedefined,
       ProtectionDomain protectionDomain,
       byte[] classfileBuffer) {
-    if (classBeingRedefined == null && internalName != null && ready.getCount() > 0) {
-      awaitIfTargeted(internalName, loader, classfileBuffer, protectionDomain);
+    if (startup) {
+      // Counted before startup is read again, so endStartup() either sees this load in flight or
+      // this load sees the start ended.
+      inStartupTransform.incrementAndGet();
+      try {
+        if (startup
+            && Thread.currentThread() != installer
+            && internalName != null
+            && !isAgentCode(protectionDomain)) {
+          return transformDuringStartup(
+              module, loader, internalName, classBeingRedefined, protectionDomain, classfileBuffer);
+        }
+      } finally {
+        inStartupTransform.decrementAndGet();
+      }
     }
+    return transformByModules(
+        module, loader, internalName, classBeingRedefined, protectionDomain, classfileBuffer);
+  }
+
+  private byte[] transformDuringStartup(
+      Module module,
+      ClassLoader loader,
+      String internalName,
+      Class<?> classBeingRedefined,
+      ProtectionDomain protectionDomain,
+      byte[] classfileBuffer) {
+    long started = System.nanoTime();
+    try {
+      if (classBeingRedefined == null) {
+        remember(internalName, loader, classfileBuffer);
+      }
+      return transformByModules(
+          module, loader, internalName, classBeingRedefined, protectionDomain, classfileBuffer);
+    } finally {
+      startupNanos.add(System.nanoTime() - started);
+    }
+  }
+
+  private void remember(String internalName, ClassLoader loader, byte[] classFile) {
+    try {
+      String name = internalName.replace('/', '.');
+      if (gate.mayWeave(name, loader, classFile)) {
+        early.add(new EarlyClass(name, loader));
+      }
+    } catch (RuntimeException | LinkageError e) {
+      // A gate that cannot decide lets the class through unremembered: never fail a load.
+    }
+  }
+
+  private byte[] transformByModules(
+      Module module,
+      ClassLoader loader,
+      String internalName,
+      Class<?> classBeingRedefined,
+      ProtectionDomain protectionDomain,
+      byte[] classfileBuffer) {
     byte[] current = classfileBuffer;
     boolean changed = false;
     for (ClassFileTransformer t : delegates) {
@@ -124,35 +235,5 @@ public final class DeferredTransformer implements ClassFileTransformer {
     }
     CodeSource source = domain.getCodeSource();
     return source != null && agentCode.equals(source.getLocation());
-  }
-
-  private void awaitIfTargeted(
-      String internalName,
-      ClassLoader loader,
-      byte[] classFile,
-      ProtectionDomain protectionDomain) {
-    // The agent's own classes (premain loads some after registering this transformer) are never
-    // woven: they must not wait.
-    if (Thread.currentThread() == installer || isAgentCode(protectionDomain)) {
-      return;
-    }
-    try {
-      if (!gate.mustWait(internalName.replace('/', '.'), loader, classFile)) {
-        return;
-      }
-      if (!ready.await(MAX_WAIT_SECONDS, TimeUnit.SECONDS)) {
-        LOG.log(
-            Level.WARNING,
-            "faultline: the instrumentation was not installed after "
-                + MAX_WAIT_SECONDS
-                + " s; "
-                + internalName
-                + " loads without waiting (it is woven when the installation completes)");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (RuntimeException | LinkageError e) {
-      // A gate that cannot decide lets the class through: never fail the application's loading.
-    }
   }
 }

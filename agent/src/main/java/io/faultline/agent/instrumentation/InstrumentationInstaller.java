@@ -43,14 +43,28 @@ public final class InstrumentationInstaller {
   private static final System.Logger LOG =
       System.getLogger(InstrumentationInstaller.class.getName());
 
+  /** Rounds (and the pause between them) in which a late class is looked for among loaded ones. */
+  private static final int LATE_LOOKUP_ROUNDS = 10;
+
+  private static final long LATE_LOOKUP_PAUSE_MILLIS = 20;
+
   private final Instrumentation instrumentation;
   private final ClassLoader agentLoader;
+  private final boolean scanLoadedClasses;
   private final List<InstalledModule> installed = new ArrayList<>();
+  private final SeesAgentClasses seesAgent = new SeesAgentClasses();
 
-  /** Installs into {@code instrumentation}; advice classes are read from {@code agentLoader}. */
-  public InstrumentationInstaller(Instrumentation instrumentation, ClassLoader agentLoader) {
+  /**
+   * Installs into {@code instrumentation}; advice classes are read from {@code agentLoader}. With
+   * {@code scanLoadedClasses} (a late attach) every loaded class is matched and its targets
+   * retransformed at once; without it (premain) only new loads are woven, and the classes that
+   * loaded during the start are handed over by {@link #weaveLate}.
+   */
+  public InstrumentationInstaller(
+      Instrumentation instrumentation, ClassLoader agentLoader, boolean scanLoadedClasses) {
     this.instrumentation = instrumentation;
     this.agentLoader = agentLoader;
+    this.scanLoadedClasses = scanLoadedClasses;
   }
 
   /**
@@ -111,6 +125,76 @@ public final class InstrumentationInstaller {
     return List.copyOf(installed);
   }
 
+  /**
+   * Weaves the classes that loaded before the modules were installed: those of {@code early} that
+   * are loaded (a class still being defined is looked for again, for a moment) and that a type
+   * instrumentation of an active module matches are retransformed. Runs on the agent's thread;
+   * returns how many classes were retransformed.
+   */
+  public int weaveLate(List<DeferredTransformer.EarlyClass> early) {
+    if (early.isEmpty()) {
+      return 0;
+    }
+    List<TypeInstrumentation> types = new ArrayList<>();
+    for (InstalledModule entry : installed) {
+      InstrumentationModule module = entry.module();
+      try {
+        if (entry.moduleSwitch().active() && module.bootstrapClasses().isEmpty()) {
+          types.addAll(module.types());
+        }
+      } catch (RuntimeException | LinkageError e) {
+        AgentErrors.weaveFailed(entry.name(), "(late weave)", e);
+      }
+    }
+    List<Class<?>> targets = new ArrayList<>();
+    for (Class<?> type :
+        LateClasses.find(instrumentation, early, LATE_LOOKUP_ROUNDS, LATE_LOOKUP_PAUSE_MILLIS)) {
+      if (isTargeted(type, types)) {
+        targets.add(type);
+      }
+    }
+    if (targets.isEmpty()) {
+      return 0;
+    }
+    try {
+      instrumentation.retransformClasses(targets.toArray(Class<?>[]::new));
+      return targets.size();
+    } catch (Throwable batchFailed) {
+      int done = 0;
+      for (Class<?> type : targets) {
+        try {
+          instrumentation.retransformClasses(type);
+          done++;
+        } catch (Throwable e) {
+          AgentErrors.weaveFailed("(late weave)", type.getName(), e);
+        }
+      }
+      return done;
+    }
+  }
+
+  /** Whether one of {@code types} matches {@code type}'s class file (read, never reflected on). */
+  private boolean isTargeted(Class<?> type, List<TypeInstrumentation> types) {
+    ClassLoader loader = type.getClassLoader();
+    if (loader == null || !instrumentation.isModifiableClass(type) || !seesAgent.matches(loader)) {
+      return false;
+    }
+    try {
+      TypeDescription description =
+          TypePool.Default.WithLazyResolution.of(ClassFileLocator.ForClassLoader.of(loader))
+              .describe(type.getName())
+              .resolve();
+      for (TypeInstrumentation t : types) {
+        if (t.typeMatcher().matches(description) && !description.isSynthetic()) {
+          return true;
+        }
+      }
+    } catch (RuntimeException | LinkageError e) {
+      // a class file that cannot be described is left as it loaded
+    }
+    return false;
+  }
+
   private void installOne(InstalledModule entry) {
     InstrumentationModule module = entry.module();
     List<String> bridge = module.bootstrapClasses();
@@ -122,7 +206,11 @@ public final class InstrumentationInstaller {
     // and a matcher that needs the modifiers (isSynthetic) made Byte Buddy parse each class file
     // that many times. Synthetic classes are left out after a target's name matched instead.
     AgentBuilder.Ignored base =
-        baseBuilder(entry, AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.SinglePass.INSTANCE)
+        baseBuilder(
+                entry,
+                scanLoadedClasses
+                    ? AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.SinglePass.INSTANCE
+                    : new AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.Explicit())
             .ignore(
                 nameStartsWith("io.faultline.")
                     .or(nameStartsWith("net.bytebuddy."))
@@ -132,7 +220,6 @@ public final class InstrumentationInstaller {
                     .or(nameStartsWith("com.sun.")))
             .or(any(), isBootstrapClassLoader());
     AgentBuilder builder = base;
-    ElementMatcher<ClassLoader> seesAgent = new SeesAgentClasses();
     for (TypeInstrumentation type : module.types()) {
       builder =
           builder
@@ -199,6 +286,10 @@ public final class InstrumentationInstaller {
       InstalledModule entry, AgentBuilder.RedefinitionStrategy.DiscoveryStrategy discovery) {
     return new AgentBuilder.Default()
         .disableClassFormatChanges()
+        // Types are described from their class files, also when retransforming: reflecting on a
+        // loaded class (getDeclaredMethods) loads the classes its signatures name, and can wait
+        // for a class-loading lock an application thread holds.
+        .with(AgentBuilder.DescriptionStrategy.Default.POOL_ONLY)
         .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
         .with(discovery)
         .with(new ModuleListener(entry));
@@ -243,8 +334,23 @@ public final class InstrumentationInstaller {
         TypePool.ClassLoading.ofBootLoader());
   }
 
-  /** Whether the class loader of a target resolves our classes to the agent's own. */
-  private final class SeesAgentClasses extends ElementMatcher.Junction.AbstractBase<ClassLoader> {
+  /**
+   * Whether the class loader of a target resolves our classes to the agent's own. The answer is
+   * cached per loader, and no lock is held while it is found: finding it loads a class through that
+   * loader, which may wait for a lock an application thread holds, and that thread may be in this
+   * matcher at the same moment (it was, beside the OpenTelemetry agent).
+   */
+  private static final class SeesAgentClasses
+      extends ElementMatcher.Junction.AbstractBase<ClassLoader> {
+
+    /** Loaders of other agents, which never see ours; told by their class name, never loaded. */
+    private static final List<String> OTHER_AGENTS_LOADERS =
+        List.of(
+            "io.opentelemetry.javaagent.bootstrap.AgentClassLoader",
+            "io.opentelemetry.javaagent.tooling.ExtensionClassLoader",
+            "datadog.trace.bootstrap.DatadogClassLoader",
+            "co.elastic.apm.agent.bci.classloading.IndyPluginClassLoader");
+
     private final Map<ClassLoader, Boolean> seen = Collections.synchronizedMap(new WeakHashMap<>());
 
     @Override
@@ -252,10 +358,19 @@ public final class InstrumentationInstaller {
       if (loader == null) {
         return false;
       }
-      return seen.computeIfAbsent(loader, this::resolvesAgent);
+      Boolean known = seen.get(loader);
+      if (known == null) {
+        known = resolvesAgent(loader);
+        seen.put(loader, known);
+      }
+      return known;
     }
 
-    private boolean resolvesAgent(ClassLoader loader) {
+    private static boolean resolvesAgent(ClassLoader loader) {
+      String loaderClass = loader.getClass().getName();
+      if (OTHER_AGENTS_LOADERS.contains(loaderClass) || loaderClass.startsWith("io.faultline.")) {
+        return false;
+      }
       try {
         boolean same =
             Class.forName(AgentErrors.class.getName(), false, loader) == AgentErrors.class;

@@ -61,12 +61,14 @@ public interface InstrumentationModule {
   }
 
   /**
-   * Whether this module may weave a class that starts loading while the agent is still installing
-   * the modules on its background thread; such a class waits for the installation, so it is woven
-   * from its first use. Decided from the binary name, the loader ({@code null} for the bootstrap
-   * loader) and the class file alone: Byte Buddy is not loaded yet. The default — every class of an
-   * application class loader — is always safe but makes {@code main} itself wait for the whole
-   * installation; a module that names its targets lets every other class load at once.
+   * Whether this module may weave a class that loads while the agent is still installing the
+   * modules on its background thread. Such a class loads unchanged (nobody waits for the agent);
+   * when this says it may be a target, it is remembered and retransformed once the modules are in,
+   * so its later calls are observed. Decided from the binary name, the loader ({@code null} for the
+   * bootstrap loader) and the class file alone: Byte Buddy is not loaded yet, and nothing may be
+   * loaded or reflected on here. The default — every class of an application class loader — is safe
+   * but makes the agent look at every early class again; a module that names its targets keeps that
+   * list short.
    */
   default boolean mayWeave(String className, ClassLoader loader, byte[] classFile) {
     return loader != null;

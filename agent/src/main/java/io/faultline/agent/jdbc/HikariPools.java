@@ -1,6 +1,7 @@
 package io.faultline.agent.jdbc;
 
 import io.faultline.agent.AgentRuntime;
+import io.faultline.core.LogText;
 import io.faultline.jooq.pool.HikariPoolReader;
 import io.faultline.jooq.pool.PoolFeedbackMonitor;
 import java.util.ArrayList;
@@ -90,7 +91,7 @@ public final class HikariPools {
               LOG.log(
                   System.Logger.Level.INFO,
                   "faultline: watching HikariCP pool {0} for growth under contention",
-                  monitor.poolName());
+                  LogText.oneLine(monitor.poolName()));
               synchronized (PENDING) {
                 MONITORS.add(monitor);
               }

@@ -30,7 +30,8 @@ final class GuardClassLoader extends ClassLoader {
           "io.faultline.jooq.JooqConfigKeys",
           "io.faultline.jooq.JooqFindingTypes",
           "io.faultline.jooq.JooqMeters",
-          "io.faultline.jooq.NestingPolicy");
+          "io.faultline.jooq.NestingPolicy",
+          "io.faultline.jooq.SqlLiterals");
 
   private final ClassLoader agentLoader;
   private final ProtectionDomain domain;

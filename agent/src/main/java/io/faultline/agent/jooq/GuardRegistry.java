@@ -1,6 +1,7 @@
 package io.faultline.agent.jooq;
 
 import io.faultline.agent.AgentRuntime;
+import io.faultline.core.LogText;
 import java.lang.reflect.Constructor;
 import java.util.Map;
 import java.util.WeakHashMap;
@@ -59,7 +60,7 @@ public final class GuardRegistry {
     LOG.log(
         System.Logger.Level.INFO,
         "faultline: guarding jOOQ transactions of "
-            + (jooqLoader == null ? "the JDK" : jooqLoader));
+            + (jooqLoader == null ? "the JDK" : LogText.oneLine(jooqLoader)));
     return hooks;
   }
 }

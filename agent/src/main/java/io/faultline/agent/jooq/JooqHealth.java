@@ -1,6 +1,7 @@
 package io.faultline.agent.jooq;
 
 import io.faultline.agent.AgentRuntime;
+import io.faultline.core.LogText;
 import io.faultline.jooq.JooqConfigKeys;
 import io.faultline.jooq.postgres.PostgresHealthMetrics;
 import java.sql.Connection;
@@ -45,7 +46,9 @@ public final class JooqHealth {
         product = c.getMetaData().getDatabaseProductName();
       }
       if (!"PostgreSQL".equalsIgnoreCase(product)) {
-        LOG.log(System.Logger.Level.INFO, "faultline: no PostgreSQL health polling for " + product);
+        LOG.log(
+            System.Logger.Level.INFO,
+            "faultline: no PostgreSQL health polling for " + LogText.oneLine(product));
         return;
       }
       PostgresHealthMetrics.builder(dataSource)
@@ -56,7 +59,8 @@ public final class JooqHealth {
     } catch (Exception | LinkageError e) {
       LOG.log(
           System.Logger.Level.WARNING,
-          "faultline: PostgreSQL health polling failed to start, going on without it: " + e);
+          "faultline: PostgreSQL health polling failed to start, going on without it: "
+              + LogText.oneLine(e));
     }
   }
 }

@@ -42,7 +42,7 @@ public final class AdviceModule implements InstrumentationModule {
     return KafkaConfigKeys.ADVICE_FEATURE;
   }
 
-  /** Only {@code ClientUtils}: no other class waits for the agent's start. */
+  /** Only {@code ClientUtils}, the one class it weaves. */
   @Override
   public boolean mayWeave(String className, ClassLoader loader, byte[] classFile) {
     return className.equals(CLIENT_UTILS);

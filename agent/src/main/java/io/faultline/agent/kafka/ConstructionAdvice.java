@@ -1,6 +1,7 @@
 package io.faultline.agent.kafka;
 
 import io.faultline.agent.AgentRuntime;
+import io.faultline.core.LogText;
 import io.faultline.core.finding.Finding;
 import io.faultline.kafka.ClientType;
 import io.faultline.kafka.config.AdviceReporter;
@@ -55,7 +56,7 @@ public final class ConstructionAdvice {
             "faultline: Kafka "
                 + type.tagValue()
                 + " "
-                + clientId
+                + LogText.oneLine(clientId)
                 + ": configuration checked at construction, "
                 + (findings.isEmpty()
                     ? "nothing to advise"

@@ -44,6 +44,10 @@ public final class KafkaClient {
   private final Map<String, DeliverySampler.Probe> probes = new HashMap<>();
   private final Map<String, Long> deniedUntil = new HashMap<>();
   private final Map<String, String> connectionKeys = new ConcurrentHashMap<>();
+
+  /** Nodes whose open connection the advice saw opened (or adopted); client thread only. */
+  private final java.util.Set<String> openedChannels = new java.util.HashSet<>();
+
   private final Queue<String> recycleRequests = new ConcurrentLinkedQueue<>();
   private volatile boolean closed;
 
@@ -184,6 +188,7 @@ public final class KafkaClient {
    * byte count of its phases starts over and delivery is sampled through its descriptor.
    */
   public void phasesChannelOpened(String node, SocketChannel channel) {
+    openedChannels.add(node);
     if (phases == null) {
       return;
     }
@@ -201,6 +206,7 @@ public final class KafkaClient {
    * {@code Selector.close(KafkaChannel, CloseMode)}: what was in flight to {@code node} is gone.
    */
   public void phasesChannelClosed(String node) {
+    openedChannels.remove(node);
     stopProbe(node);
     if (phases != null) {
       phases.connectionClosed(node);
@@ -219,6 +225,7 @@ public final class KafkaClient {
    * connection monitor (gauges, findings, recycling).
    */
   public void monitorChannelOpened(String node, SocketChannel channel) {
+    openedChannels.add(node);
     Outcome<Integer> fd = SocketFds.ofChannel(channel);
     InetSocketAddress remote = remoteOf(channel);
     String key = connectionKey(node);
@@ -248,8 +255,27 @@ public final class KafkaClient {
     return InetSocketAddress.createUnresolved("unknown", 0);
   }
 
+  /**
+   * A send completed on {@code node}'s connection, whose socket is {@code channel}: a connection
+   * opened before the agent had woven the selector (a client created while the agent was still
+   * starting; nothing waits for it) is adopted here, once, as if its opening had been seen.
+   */
+  public void sawChannel(String node, Object channel) {
+    if (openedChannels.contains(node) || !(channel instanceof SocketChannel socket)) {
+      return;
+    }
+    if (phases != null) {
+      phasesChannelOpened(node, socket);
+    }
+    if (ConnectionsModule.SWITCH.active()) {
+      monitorChannelOpened(node, socket);
+    }
+    openedChannels.add(node);
+  }
+
   /** {@code Selector.close(KafkaChannel, CloseMode)}: the monitor stops watching it. */
   public void monitorChannelClosed(String node) {
+    openedChannels.remove(node);
     String key = connectionKeys.remove(node);
     if (key != null) {
       owner.connectionClosed(key);

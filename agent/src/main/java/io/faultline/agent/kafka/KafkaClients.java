@@ -2,6 +2,7 @@ package io.faultline.agent.kafka;
 
 import io.faultline.agent.AgentRuntime;
 import io.faultline.agent.net.AgentTcpInfo;
+import io.faultline.core.LogText;
 import io.faultline.core.config.FaultlineConfig;
 import io.faultline.core.net.TcpInfoReader;
 import io.faultline.kafka.ClientType;
@@ -291,9 +292,9 @@ public final class KafkaClients {
       LOG.log(
           Level.WARNING,
           "faultline: recycling the connection of Kafka client "
-              + client.clientId()
+              + LogText.oneLine(client.clientId())
               + " to node "
-              + node
+              + LogText.oneLine(node)
               + ": "
               + reason);
     }

@@ -7,7 +7,8 @@ import org.apache.kafka.common.network.NetworkSend;
 
 /**
  * {@code Selector.write(KafkaChannel)}: lets {@link ChannelWriteAdvice} see the client, and reports
- * a completed send (a new entry in {@code completedSends}) with its size.
+ * a completed send (a new entry in {@code completedSends}) with its size and the connection's
+ * socket (adopted when its opening came before the agent's weave).
  */
 public final class SelectorWriteAdvice {
 
@@ -45,6 +46,7 @@ public final class SelectorWriteAdvice {
       if (c != null) {
         NetworkSend send = (NetworkSend) completedSends.get(now - 1);
         c.sendCompleted(channel.id(), send.size(), System.nanoTime());
+        c.sawChannel(channel.id(), channel.selectionKey().channel());
       }
     }
   }

@@ -4,6 +4,7 @@ import io.faultline.core.config.ConfigKey;
 import io.faultline.core.config.ConfigKeyCatalog;
 import io.faultline.core.finding.FindingCatalog;
 import io.faultline.core.finding.FindingType;
+import io.faultline.core.finding.Incident;
 import io.faultline.core.finding.Severity;
 import java.util.List;
 
@@ -37,14 +38,15 @@ public final class TransactionalKeys implements ConfigKeyCatalog, FindingCatalog
           "TX_NESTED_TRANSACTIONAL",
           Severity.WARNING,
           "A @Transactional method is entered while another one is active on the thread",
-          "Seed 004: nested @Transactional service methods ended in nested transactions, 40"
-              + " savepoints in one flow. Depending on the inner annotation's propagation Spring"
-              + " joins the outer transaction (REQUIRED), makes a savepoint (NESTED, and Spring"
-              + " Boot's jOOQ provider for every dsl.transaction), or opens a second connection"
-              + " and transaction (REQUIRES_NEW, which can exhaust the pool).",
+          "The Channel.io PostgreSQL outage: nested @Transactional service methods ended in nested"
+              + " transactions, 40 savepoints in one flow. Depending on the inner annotation's"
+              + " propagation Spring joins the outer transaction (REQUIRED), makes a savepoint"
+              + " (NESTED, and Spring Boot's jOOQ provider for every dsl.transaction), or opens a"
+              + " second connection and transaction (REQUIRES_NEW, which can exhaust the pool).",
           "Keep one transactional boundary per use case: drop @Transactional from the inner"
               + " method or call it outside the outer one. Avoid NESTED after SELECT ... FOR"
-              + " UPDATE (MultiXacts) and REQUIRES_NEW inside a pooled transaction.");
+              + " UPDATE (MultiXacts) and REQUIRES_NEW inside a pooled transaction.",
+          Incident.CHANNEL_IO_POSTGRESQL);
 
   @Override
   public List<ConfigKey<?>> keys() {

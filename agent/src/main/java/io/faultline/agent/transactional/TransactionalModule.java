@@ -50,8 +50,8 @@ public final class TransactionalModule implements InstrumentationModule {
 
   /**
    * Application classes whose class file names an annotation type called {@code ...Transactional}
-   * (Spring's, Jakarta's, javax's; a configured annotation of another name is only woven once the
-   * installation completes).
+   * (Spring's, Jakarta's, javax's; a class with only a configured annotation of another name is
+   * woven when it loads after the installation, not when it loaded before).
    */
   @Override
   public boolean mayWeave(String className, ClassLoader loader, byte[] classFile) {

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.lang.instrument.ClassFileTransformer;
 import java.nio.charset.StandardCharsets;
 import java.security.ProtectionDomain;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
@@ -40,8 +42,7 @@ class DeferredTransformerTest {
   }
 
   @Test
-  void aTargetedClassWaitsForTheInstallationAndIsThenWovenByTheModulesInstalledMeanwhile()
-      throws Exception {
+  void aTargetedClassLoadsAtOnceDuringTheStartAndIsHandedOverForALateWeave() throws Exception {
     CompletableFuture<byte[]> loading =
         CompletableFuture.supplyAsync(
             () -> {
@@ -52,32 +53,98 @@ class DeferredTransformerTest {
               }
             });
 
-    assertThat(waitsAtLeast(loading, 300)).as("waits while installing").isTrue();
+    assertThat(loading.get(5, TimeUnit.SECONDS)).as("no module yet: loads unchanged").isNull();
+    List<DeferredTransformer.EarlyClass> early = deferred.endStartup(1000);
+    assertThat(early)
+        .extracting(DeferredTransformer.EarlyClass::name)
+        .containsExactly("org.apache.kafka.clients.NetworkClient");
+    assertThat(deferred.startupNanos()).isPositive();
+  }
+
+  @Test
+  void anUntargetedClassLoadsUnchangedAndIsNotHandedOver() throws Exception {
+    assertThat(load("com/example/Main", bytes("main"))).isNull();
+    assertThat(deferred.endStartup(1000)).isEmpty();
+  }
+
+  @Test
+  void modulesAddedDuringTheStartWeaveLaterLoadsInOrder() throws Exception {
     deferred.add(appending("+a"));
     deferred.add(appending("+b"));
-    deferred.ready();
 
-    assertThat(new String(loading.get(5, TimeUnit.SECONDS), StandardCharsets.UTF_8))
+    assertThat(new String(load("org/apache/kafka/X", bytes("class")), StandardCharsets.UTF_8))
         .isEqualTo("class+a+b");
   }
 
   @Test
-  void anUntargetedClassLoadsAtOnceAndUnchanged() throws Exception {
-    assertThat(load("com/example/Main", bytes("main"))).isNull();
-  }
-
-  @Test
-  void theInstallingThreadNeverWaits() throws Exception {
+  void theInstallingThreadsLoadsAreNeitherHandedOverNorCounted() throws Exception {
     deferred.installingOn(Thread.currentThread());
 
     assertThat(load("org/apache/kafka/clients/NetworkClient", bytes("class"))).isNull();
+    assertThat(deferred.endStartup(1000)).isEmpty();
+    assertThat(deferred.startupNanos()).isZero();
+  }
+
+  @Test
+  void afterTheStartNothingIsHandedOverOrCounted() throws Exception {
+    deferred.endStartup(1000);
+
+    load("org/apache/kafka/clients/NetworkClient", bytes("class"));
+
+    assertThat(deferred.endStartup(1000)).isEmpty();
+    assertThat(deferred.startupNanos()).isZero();
+  }
+
+  @Test
+  void endingTheStartWaitsForALoadStillInTheTransformer() throws Exception {
+    CountDownLatch inside = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    deferred.add(
+        new ClassFileTransformer() {
+          @Override
+          public byte[] transform(
+              Module module,
+              ClassLoader loader,
+              String className,
+              Class<?> redefined,
+              ProtectionDomain domain,
+              byte[] bytes) {
+            inside.countDown();
+            try {
+              release.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            return null;
+          }
+        });
+    CompletableFuture<byte[]> loading =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return load("org/apache/kafka/Slow", bytes("class"));
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    assertThat(inside.await(5, TimeUnit.SECONDS)).isTrue();
+
+    CompletableFuture<List<DeferredTransformer.EarlyClass>> ending =
+        CompletableFuture.supplyAsync(() -> deferred.endStartup(5000));
+    assertThat(waitsAtLeast(ending, 200)).as("waits for the load in flight").isTrue();
+    release.countDown();
+
+    assertThat(ending.get(5, TimeUnit.SECONDS))
+        .extracting(DeferredTransformer.EarlyClass::name)
+        .containsExactly("org.apache.kafka.Slow");
+    loading.get(5, TimeUnit.SECONDS);
   }
 
   @Test
   void aRemovedTransformerIsNoLongerCalled() throws Exception {
     ClassFileTransformer a = appending("+a");
     deferred.add(a);
-    deferred.ready();
+    deferred.endStartup(1000);
     assertThat(load("x/Y", bytes("y"))).isEqualTo(bytes("y+a"));
 
     assertThat(deferred.remove(a)).isTrue();

@@ -27,7 +27,7 @@ class DeferringInstrumentationTest {
       };
 
   private void load(String name) {
-    deferred.ready();
+    deferred.endStartup(1000);
     deferred.transform(null, getClass().getClassLoader(), name, null, null, new byte[] {1});
   }
 

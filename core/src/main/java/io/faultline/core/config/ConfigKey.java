@@ -73,6 +73,13 @@ public record ConfigKey<T>(
     return new ConfigKey<>(name, ValueType.STRING, defaultValue, feature, description);
   }
 
+  /**
+   * A secret text key, empty by default; its value is never shown (see {@link ValueType#SECRET}).
+   */
+  public static ConfigKey<String> secret(String name, String feature, String description) {
+    return new ConfigKey<>(name, ValueType.SECRET, "", feature, description);
+  }
+
   /** An enum key, matched case-insensitively. */
   public static <E extends Enum<E>> ConfigKey<E> enumKey(
       String name, Class<E> type, E defaultValue, String feature, String description) {

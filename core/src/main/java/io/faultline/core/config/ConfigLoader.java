@@ -73,11 +73,11 @@ final class ConfigLoader {
           problems.warning(
               setting.key(),
               setting.source(),
-              "set more than once; the last value "
-                  + Printable.quote(setting.rawValue())
-                  + " wins over "
-                  + Printable.quote(earlier.rawValue())
-                  + ", remove the other");
+              "set more than once; the last value ("
+                  + Printable.masked(setting.rawValue())
+                  + ") wins over the earlier one ("
+                  + Printable.masked(earlier.rawValue())
+                  + "), remove the other");
         }
         winning.put(setting.key(), setting);
       }
@@ -99,12 +99,15 @@ final class ConfigLoader {
           source = setting.source();
         } catch (RuntimeException e) {
           rejectedFeatures.add(key.feature());
-          source = "default (rejected " + Printable.quote(setting.rawValue()) + ")";
+          // The value itself is never echoed: it may be a secret typed into the wrong key.
+          String described = Printable.masked(setting.rawValue());
+          source = "default (rejected " + described + ")";
           problems.error(
               key.name(),
               setting.source(),
-              Printable.quote(setting.rawValue())
-                  + " is not valid: expected "
+              "the value given ("
+                  + described
+                  + ") is not valid: expected "
                   + key.type().expected()
                   + ". Using the default "
                   + key.defaultText()

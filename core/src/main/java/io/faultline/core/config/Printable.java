@@ -1,5 +1,7 @@
 package io.faultline.core.config;
 
+import io.faultline.core.LogText;
+
 /**
  * Makes user input safe to echo in a one-line message: control characters escaped, very long text
  * shortened. A 1 MB value or a value with a newline must not turn one problem into a flood or into
@@ -14,22 +16,7 @@ final class Printable {
 
   /** {@code text} with control characters escaped ({@code \n}, {@code \u0007}). */
   static String oneLine(String text) {
-    StringBuilder out = new StringBuilder(text.length());
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c == '\n') {
-        out.append("\\n");
-      } else if (c == '\r') {
-        out.append("\\r");
-      } else if (c == '\t') {
-        out.append("\\t");
-      } else if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
-        out.append(String.format("\\u%04x", (int) c));
-      } else {
-        out.append(c);
-      }
-    }
-    return out.toString();
+    return LogText.escape(text);
   }
 
   /**
@@ -47,6 +34,37 @@ final class Printable {
     return raw.length() <= MAX_ECHO
         ? oneLine(raw)
         : oneLine(head(raw)) + "... (" + raw.length() + " characters)";
+  }
+
+  /**
+   * A configuration value described without its text: its length and what it starts with. A value
+   * may be a secret pasted into the wrong key, so a message about it never repeats it.
+   */
+  static String masked(String raw) {
+    int length = raw.codePointCount(0, raw.length());
+    if (length == 0) {
+      return "an empty value";
+    }
+    String trimmed = raw.strip();
+    if (trimmed.isEmpty()) {
+      return "a blank value of " + characters(length);
+    }
+    int first = trimmed.codePointAt(0);
+    String kind;
+    if (Character.isDigit(first)) {
+      kind = "a digit";
+    } else if (Character.isLetter(first)) {
+      kind = "a letter";
+    } else if (first == '-' || first == '+') {
+      kind = "a sign";
+    } else {
+      kind = "a symbol";
+    }
+    return "a value of " + characters(length) + " starting with " + kind;
+  }
+
+  private static String characters(int n) {
+    return n == 1 ? "1 character" : n + " characters";
   }
 
   private static String head(String raw) {

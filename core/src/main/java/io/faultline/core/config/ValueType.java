@@ -60,6 +60,13 @@ public final class ValueType<T> {
   public static final ValueType<String> STRING =
       new ValueType<>("string", "text", String::trim, Function.identity());
 
+  /**
+   * Free text, trimmed, that is never written back: a set value is shown as {@code ***} (on the
+   * status page, in the effective settings), an unset one as empty.
+   */
+  public static final ValueType<String> SECRET =
+      new ValueType<>("secret", "text", String::trim, v -> v.isEmpty() ? "" : "***");
+
   private final String name;
   private final String expected;
   private final Function<String, T> parser;

@@ -6,6 +6,7 @@ import io.faultline.core.config.EnvironmentNames;
 import io.faultline.core.finding.FindingCatalog;
 import io.faultline.core.finding.FindingType;
 import io.faultline.core.metrics.MeterCatalog;
+import io.faultline.core.metrics.MeterConvention;
 import io.faultline.core.metrics.MeterDoc;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -209,7 +210,11 @@ public final class ReferenceDocs {
     md.append("# Findings reference\n\n").append(generatedNote("finding types"));
     md.append(
         "Each finding has a stable id, a default severity, and a section here whose anchor is the"
-            + " lower-case id; log lines and the status page link to it.\n\n");
+            + " lower-case id; log lines and the status page link to it. Where there is no copy of"
+            + " this repository, `"
+            + FindingType.EXPLAIN_COMMAND
+            + " <ID>` prints the same section. The incidents the findings come from are told in"
+            + " [incidents.md](incidents.md).\n\n");
     md.append(Markdown.header("Id", "Default severity", "What was found"));
     for (FindingType type : findingTypes) {
       md.append(
@@ -225,6 +230,20 @@ public final class ReferenceDocs {
       md.append("Default severity: ").append(type.defaultSeverity().name()).append("\n\n");
       md.append("**Why it matters.** ").append(type.why()).append("\n\n");
       md.append("**What to do.** ").append(type.remediation()).append("\n");
+      if (!type.incidents().isEmpty()) {
+        List<String> links = new ArrayList<>();
+        type.incidents()
+            .forEach(
+                i ->
+                    links.add(
+                        "[" + capitalized(i.publicName()) + "](incidents.md#" + i.anchor() + ")"));
+        md.append("\n**Incident.** ").append(String.join(", ", links)).append("\n");
+      }
+      md.append("\nFrom the agent jar: `")
+          .append(FindingType.EXPLAIN_COMMAND)
+          .append(' ')
+          .append(type.id())
+          .append("`\n");
     }
     return md.toString();
   }
@@ -236,6 +255,7 @@ public final class ReferenceDocs {
     md.append(
         "Names are Micrometer names; a Prometheus registry writes them with `_` for `.`, the base"
             + " unit appended, and `_total` on counters. Tag values come from small fixed sets.\n\n");
+    md.append(conventions());
     md.append(Markdown.header("Name", "Type", "Base unit", "Tags", "Feature", "Description"));
     for (MeterDoc meter : meters) {
       List<String> tags = new ArrayList<>();
@@ -251,6 +271,43 @@ public final class ReferenceDocs {
                   Markdown.cell(meter.description()))));
     }
     return md.toString();
+  }
+
+  /**
+   * The naming convention, written once here and enforced by {@link MeterConvention#violations}
+   * over every catalog.
+   */
+  private static String conventions() {
+    StringBuilder md = new StringBuilder("## Naming convention\n\n");
+    md.append(
+        """
+        Every meter follows these rules; a test over every declared meter fails when one does not.
+
+        - The name is lowercase and dotted, starting `faultline.` and the feature: \
+        `faultline.jooq.transactions`.
+        - Every meter has a base unit (a timer's is seconds) and a one-sentence description.
+        - Tag values come from small fixed sets: never a user-supplied or per-request value such as \
+        a `client.id`, a SQL text or a thread name. (`kafka.meters.client-id=true` opts in to \
+        `client.id` on the per-broker Kafka meters, for a service with a few clients; it is off by \
+        default and not a declared tag.)
+        - One tag key per concept, from the list below. What happened to the counted thing is \
+        always `outcome` (never `result`, `event`, `action` or `decision`).
+        - Tags you add yourself — `tags("db", "orders")` on a builder, or the extra tags of a \
+        binder's constructor — are added to every meter that instance registers, so two guards or \
+        two databases on one registry are two series rather than one silently kept. A key the \
+        meter sets itself (say `outcome`) is refused when the builder is configured.
+
+        """);
+    md.append(Markdown.header("Tag key", "Concept"));
+    MeterConvention.TAG_KEYS.forEach(
+        (key, concept) ->
+            md.append(Markdown.row(List.of(Markdown.code(key), Markdown.cell(concept)))));
+    md.append("\n## Meters\n\n");
+    return md.toString();
+  }
+
+  private static String capitalized(String text) {
+    return Character.toUpperCase(text.charAt(0)) + text.substring(1);
   }
 
   /** The part of {@link FindingType#docsAnchor()} after {@code #}. */

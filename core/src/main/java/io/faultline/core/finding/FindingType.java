@@ -1,5 +1,7 @@
 package io.faultline.core.finding;
 
+import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -14,9 +16,18 @@ import java.util.regex.Pattern;
  * @param title one line saying what was found
  * @param why why it matters, naming the incident it comes from
  * @param remediation what to do about it
+ * @param incidents the incidents of {@code docs/incidents.md} it answers, empty when none
  */
 public record FindingType(
-    String id, Severity defaultSeverity, String title, String why, String remediation) {
+    String id,
+    Severity defaultSeverity,
+    String title,
+    String why,
+    String remediation,
+    List<Incident> incidents) {
+
+  /** The command that prints a finding's documentation from the agent jar, without its id. */
+  public static final String EXPLAIN_COMMAND = "java -jar faultline-agent.jar explain";
 
   private static final Pattern ID = Pattern.compile("[A-Z][A-Z0-9]*(_[A-Z0-9]+)*");
 
@@ -27,9 +38,27 @@ public record FindingType(
     Objects.requireNonNull(title, "title");
     Objects.requireNonNull(why, "why");
     Objects.requireNonNull(remediation, "remediation");
+    incidents = List.copyOf(incidents);
     if (!ID.matcher(id).matches()) {
       throw new IllegalArgumentException("finding id must be UPPER_SNAKE_CASE: " + id);
     }
+  }
+
+  /** A type that comes from no incident of {@code docs/incidents.md}. */
+  public FindingType(
+      String id, Severity defaultSeverity, String title, String why, String remediation) {
+    this(id, defaultSeverity, title, why, remediation, List.of());
+  }
+
+  /** A type that answers one incident of {@code docs/incidents.md}. */
+  public FindingType(
+      String id,
+      Severity defaultSeverity,
+      String title,
+      String why,
+      String remediation,
+      Incident incident) {
+    this(id, defaultSeverity, title, why, remediation, List.of(incident));
   }
 
   /**
@@ -37,6 +66,15 @@ public record FindingType(
    * #syn_cookies_...}.
    */
   public String docsAnchor() {
-    return "docs/findings.md#" + id.toLowerCase(java.util.Locale.ROOT);
+    return "docs/findings.md#" + id.toLowerCase(Locale.ROOT);
+  }
+
+  /**
+   * Where a reader finds this finding explained, with or without the repository: the docs section
+   * and the agent jar's {@code explain} command. Every text that points a reader to the docs uses
+   * this.
+   */
+  public String docsReference() {
+    return docsAnchor() + " or: " + EXPLAIN_COMMAND + " " + id;
   }
 }

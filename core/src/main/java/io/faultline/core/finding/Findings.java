@@ -1,5 +1,6 @@
 package io.faultline.core.finding;
 
+import io.faultline.core.LogText;
 import io.faultline.core.config.CoreConfigKeys;
 import io.faultline.core.config.FaultlineConfig;
 import java.lang.System.Logger.Level;
@@ -210,18 +211,20 @@ public final class Findings {
     Instant now = clock.instant();
     log.log(
         Level.INFO,
-        "faultline: cleared "
-            + entry.finding.id()
-            + " about "
-            + entry.finding.subject()
-            + " after "
-            + Duration.between(entry.since, now).withNanos(0));
+        LogText.escape(
+            "faultline: cleared "
+                + entry.finding.id()
+                + " about "
+                + entry.finding.subject()
+                + " after "
+                + Duration.between(entry.since, now).withNanos(0)));
     publish(FindingEvent.Kind.CLEARED, entry.finding, now);
     return true;
   }
 
+  /** A subject or message may hold the application's text (a client id): one line regardless. */
   private void log(Finding finding, String line) {
-    log.log(level(finding.severity()), line);
+    log.log(level(finding.severity()), LogText.escape(line));
   }
 
   private static Level level(Severity severity) {
@@ -235,7 +238,9 @@ public final class Findings {
     }
   }
 
-  /** {@code [WARNING] ID about subject: message {evidence}. What to do: ... (docs anchor)}. */
+  /**
+   * {@code [WARNING] ID about subject: message {evidence}. What to do: ... (see docs reference)}.
+   */
   private static String describe(Finding finding) {
     return "["
         + finding.severity()
@@ -248,8 +253,8 @@ public final class Findings {
         + (finding.evidence().isEmpty() ? "" : " " + finding.evidence())
         + ". What to do: "
         + finding.type().remediation()
-        + " ("
-        + finding.type().docsAnchor()
+        + " (see "
+        + finding.type().docsReference()
         + ")";
   }
 

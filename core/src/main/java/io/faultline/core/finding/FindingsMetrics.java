@@ -1,8 +1,11 @@
 package io.faultline.core.finding;
 
+import io.faultline.core.metrics.CommonTags;
 import io.faultline.core.metrics.CoreMeters;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -23,11 +26,28 @@ public final class FindingsMetrics implements MeterBinder, AutoCloseable {
 
   private final Findings findings;
   private final List<String> ids;
+  private final Tags tags;
   private final List<Map.Entry<MeterRegistry, Meter>> registered = new ArrayList<>();
 
   /** Exports {@code findings} for the ids of {@code knownTypes}. */
   public FindingsMetrics(Findings findings, Collection<FindingType> knownTypes) {
+    this(findings, knownTypes, Tags.empty());
+  }
+
+  /**
+   * Exports {@code findings} for the ids of {@code knownTypes}, every meter also tagged with {@code
+   * tags} (e.g. {@code app=orders} when two {@link Findings} share a registry).
+   *
+   * @throws IllegalArgumentException when a key of {@code tags} is {@code id} or {@code severity}
+   */
+  public FindingsMetrics(
+      Findings findings, Collection<FindingType> knownTypes, Iterable<Tag> tags) {
     this.findings = Objects.requireNonNull(findings, "findings");
+    this.tags =
+        CommonTags.refuseDeclared(
+            "tags",
+            CommonTags.of("tags", tags),
+            List.of(CoreMeters.FINDINGS_ACTIVE, CoreMeters.FINDINGS_RAISED));
     TreeSet<String> ids = new TreeSet<>();
     knownTypes.forEach(type -> ids.add(type.id()));
     this.ids = List.copyOf(ids);
@@ -47,6 +67,7 @@ public final class FindingsMetrics implements MeterBinder, AutoCloseable {
             CoreMeters.FINDINGS_ACTIVE
                 .gauge(findings, f -> f.activeCount(id, severity))
                 .tags(CoreMeters.FINDINGS_ACTIVE.tags(id, severity.name()))
+                .tags(tags)
                 .strongReference(true)
                 .register(registry));
       }
@@ -55,6 +76,7 @@ public final class FindingsMetrics implements MeterBinder, AutoCloseable {
           CoreMeters.FINDINGS_RAISED
               .functionCounter(findings, f -> f.raisedCount(id))
               .tags(CoreMeters.FINDINGS_RAISED.tags(id))
+              .tags(tags)
               .register(registry));
     }
   }

@@ -7,7 +7,8 @@ import java.util.Optional;
 
 /**
  * TIME_WAIT plus open TCP sockets ({@code /proc/net/sockstat}) against the size of {@code
- * ip_local_port_range}: the exhaustion of seed 001. Per network namespace.
+ * ip_local_port_range}: what ran out in the Elastic Beanstalk port exhaustion. Per network
+ * namespace.
  *
  * <p>The share is an upper bound: a port is only exhausted per destination, and {@code inuse}
  * counts listeners and inbound sockets too. It is the right order of magnitude for a proxy or

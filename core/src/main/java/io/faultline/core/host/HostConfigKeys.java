@@ -18,8 +18,8 @@ public final class HostConfigKeys implements ConfigKeyCatalog {
           10_000,
           FEATURE,
           "How many connection attempts this host should absorb at once, e.g. every client"
-              + " reconnecting after a broker restart (seed 000 saw 18,000). somaxconn and"
-              + " tcp_max_syn_backlog below it are flagged.");
+              + " reconnecting after a broker restart (the LINE Kafka incident saw 18,000)."
+              + " somaxconn and tcp_max_syn_backlog below it are flagged.");
 
   /** The bandwidth-delay product the socket buffers must hold. */
   public static final ConfigKey<Long> TARGET_BDP =
@@ -56,7 +56,7 @@ public final class HostConfigKeys implements ConfigKeyCatalog {
           0.8,
           FEATURE,
           "Share of ip_local_port_range taken by TIME_WAIT and open TCP sockets that is"
-              + " critical (seed 001 failed with 27,000 of 28,232).");
+              + " critical.");
 
   /** Share of NET_RX softirqs on one CPU that is flagged. */
   public static final ConfigKey<Double> NET_RX_SHARE =

@@ -2,6 +2,7 @@ package io.faultline.core.host;
 
 import io.faultline.core.finding.FindingCatalog;
 import io.faultline.core.finding.FindingType;
+import io.faultline.core.finding.Incident;
 import io.faultline.core.finding.Severity;
 import java.util.List;
 
@@ -14,14 +15,15 @@ public final class HostFindingTypes implements FindingCatalog {
           "SYN_COOKIE_WSCALE_KERNEL_BUG",
           Severity.WARNING,
           "Kernel has the SYN-cookie window-scale bug and SYN cookies are on",
-          "Seed 000 (LINE, Kafka): a broker restart made 18k clients reconnect at once; the SYN"
+          "The LINE Kafka incident: a broker restart made 18k clients reconnect at once; the SYN"
               + " queue overflowed into SYN cookies, and on Linux before 5.10 the window scale in a"
               + " cookie SYN-ACK differs from the one the socket then uses, so producers saw a"
               + " ~1.5 KB window and request latency of 16 s while broker metrics looked normal.",
           "Upgrade to a kernel with commit 909172a14974 (5.10, or stable 4.4.244, 4.9.244,"
               + " 4.14.207, 4.19.158, 5.4.78, 5.9.9); until then make the SYN queue large enough"
               + " that cookies are not needed (somaxconn, tcp_max_syn_backlog, the listener's"
-              + " backlog) and stagger client reconnects.");
+              + " backlog) and stagger client reconnects.",
+          Incident.LINE_KAFKA);
 
   /** SYN cookies on while TCP timestamps are off. */
   public static final FindingType SYN_COOKIES_WITHOUT_TIMESTAMPS =
@@ -29,12 +31,13 @@ public final class HostFindingTypes implements FindingCatalog {
           "SYN_COOKIES_WITHOUT_TIMESTAMPS",
           Severity.WARNING,
           "SYN cookies are on but TCP timestamps are off: cookie connections lose window scaling",
-          "Seed 002 (Tencent CKafka): a SYN cookie can carry the window scale only inside the"
+          "The Tencent CKafka incident: a SYN cookie can carry the window scale only inside the"
               + " timestamp option; without timestamps a cookie connection has no window scaling,"
               + " a 64 KiB window, and over a 200 ms ocean crossing moved 300 KB/s on a 225 Mbps"
               + " link.",
           "Set net.ipv4.tcp_timestamps=1, check that no NAT or middlebox strips the option, and"
-              + " size the SYN queue so cookies are rare.");
+              + " size the SYN queue so cookies are rare.",
+          Incident.TENCENT_CKAFKA);
 
   /** Window scaling disabled outright. */
   public static final FindingType TCP_WINDOW_SCALING_DISABLED =
@@ -43,8 +46,10 @@ public final class HostFindingTypes implements FindingCatalog {
           Severity.CRITICAL,
           "TCP window scaling is disabled",
           "Without window scaling no TCP window exceeds 64 KiB, so every connection is capped at"
-              + " 64 KiB per round trip: the throughput ceiling of seed 002 on every connection.",
-          "Set net.ipv4.tcp_window_scaling=1.");
+              + " 64 KiB per round trip: the throughput ceiling of the Tencent CKafka incident on"
+              + " every connection.",
+          "Set net.ipv4.tcp_window_scaling=1.",
+          Incident.TENCENT_CKAFKA);
 
   /** Listen backlog limits below the expected connection burst. */
   public static final FindingType LISTEN_BACKLOG_SMALL =
@@ -52,11 +57,12 @@ public final class HostFindingTypes implements FindingCatalog {
           "LISTEN_BACKLOG_SMALL",
           Severity.WARNING,
           "Listen backlog limits are smaller than the expected connection burst",
-          "Seed 000 (LINE, Kafka): after a broker restart every client reconnected at once; the"
+          "The LINE Kafka incident: after a broker restart every client reconnected at once; the"
               + " SYN and accept queues overflowed and SYN cookies took over.",
           "Raise net.core.somaxconn and net.ipv4.tcp_max_syn_backlog to at least the expected"
               + " burst, raise the server's own backlog (Kafka socket.listen.backlog.size, default"
-              + " 50), and stagger client reconnects.");
+              + " 50), and stagger client reconnects.",
+          Incident.LINE_KAFKA);
 
   /** Listen queue overflows or drops rising. */
   public static final FindingType LISTEN_QUEUE_OVERFLOWING =
@@ -64,10 +70,11 @@ public final class HostFindingTypes implements FindingCatalog {
           "LISTEN_QUEUE_OVERFLOWING",
           Severity.CRITICAL,
           "Listen queues are overflowing: connection attempts are being dropped",
-          "Seed 000 (LINE, Kafka): a reconnect storm overflowed the broker's listen queues;"
+          "The LINE Kafka incident: a reconnect storm overflowed the broker's listen queues;"
               + " clients retried SYNs for seconds while the broker's own metrics saw nothing.",
           "Raise the listener backlog and net.core.somaxconn, accept faster, and stagger client"
-              + " reconnects.");
+              + " reconnects.",
+          Incident.LINE_KAFKA);
 
   /** SYN cookies being sent. */
   public static final FindingType SYN_COOKIES_SENT =
@@ -75,10 +82,12 @@ public final class HostFindingTypes implements FindingCatalog {
           "SYN_COOKIES_SENT",
           Severity.WARNING,
           "The kernel is answering SYNs with SYN cookies",
-          "Seeds 000 and 002: connections set up through SYN cookies lost or garbled window"
-              + " scaling and ran at a fraction of the link's speed.",
+          "The LINE Kafka incident and the Tencent CKafka incident: connections set up through SYN"
+              + " cookies lost or garbled window scaling and ran at a fraction of the link's"
+              + " speed.",
           "Find the listener whose SYN queue overflows (ss -ltn: Recv-Q vs Send-Q), raise its"
-              + " backlog and tcp_max_syn_backlog, and stagger client (re)connects.");
+              + " backlog and tcp_max_syn_backlog, and stagger client (re)connects.",
+          List.of(Incident.LINE_KAFKA, Incident.TENCENT_CKAFKA));
 
   /** Ephemeral ports running out. */
   public static final FindingType EPHEMERAL_PORTS_LOW =
@@ -86,11 +95,13 @@ public final class HostFindingTypes implements FindingCatalog {
           "EPHEMERAL_PORTS_LOW",
           Severity.WARNING,
           "TIME_WAIT and open sockets hold a large share of the ephemeral port range",
-          "Seed 001 (Nginx to Tomcat): ~27,000 sockets in TIME_WAIT exhausted the ports, and"
-              + " connect() failed with 'Cannot assign requested address' (EADDRNOTAVAIL).",
+          "The Elastic Beanstalk port exhaustion (Nginx to Tomcat): ~27,000 sockets in TIME_WAIT"
+              + " exhausted the ports, and connect() failed with 'Cannot assign requested address'"
+              + " (EADDRNOTAVAIL).",
           "Reuse connections (HTTP keep-alive, connection pools), set net.ipv4.tcp_tw_reuse=1 for"
               + " outbound connections (needs tcp_timestamps=1), and widen"
-              + " net.ipv4.ip_local_port_range.");
+              + " net.ipv4.ip_local_port_range.",
+          Incident.ELASTIC_BEANSTALK_PORTS);
 
   /** Socket buffer ceilings below the target bandwidth-delay product. */
   public static final FindingType SOCKET_BUFFER_CEILING_LOW =
@@ -98,12 +109,13 @@ public final class HostFindingTypes implements FindingCatalog {
           "SOCKET_BUFFER_CEILING_LOW",
           Severity.WARNING,
           "Socket buffer ceilings are below the target bandwidth-delay product",
-          "Seed 002 (Tencent CKafka): 64 KiB buffers over a 200 ms path cap a connection at"
+          "The Tencent CKafka incident: 64 KiB buffers over a 200 ms path cap a connection at"
               + " window / RTT, far below the link; the kernel will not grow a buffer past these"
               + " ceilings.",
           "Raise net.core.rmem_max/wmem_max (explicit SO_RCVBUF/SO_SNDBUF, e.g. Kafka"
               + " socket.*.buffer.bytes) and the third value of net.ipv4.tcp_rmem/tcp_wmem"
-              + " (autotuning) to at least the bandwidth-delay product.");
+              + " (autotuning) to at least the bandwidth-delay product.",
+          Incident.TENCENT_CKAFKA);
 
   /** All receive processing on one core. */
   public static final FindingType RECEIVE_STEERING_SINGLE_CORE =
@@ -111,10 +123,11 @@ public final class HostFindingTypes implements FindingCatalog {
           "RECEIVE_STEERING_SINGLE_CORE",
           Severity.WARNING,
           "A NIC has one receive queue and RPS is off: all receive work lands on one CPU",
-          "Seed 003 (Netmarble, Kubernetes): with one rx queue and RPS off, every NET_RX softirq"
+          "The Netmarble RPS case (Kubernetes): with one rx queue and RPS off, every NET_RX softirq"
               + " ran on one core; pods failed health checks and restarted at 40% CPU.",
           "Spread receive work with RPS (write a CPU mask to /sys/class/net/DEV/queues/rx-*/"
-              + "rps_cpus) or enable more NIC queues (ethtool -L).");
+              + "rps_cpus) or enable more NIC queues (ethtool -L).",
+          Incident.NETMARBLE_RPS);
 
   /** NET_RX softirqs concentrated on one CPU. */
   public static final FindingType NET_RX_SOFTIRQ_ON_ONE_CPU =
@@ -122,9 +135,10 @@ public final class HostFindingTypes implements FindingCatalog {
           "NET_RX_SOFTIRQ_ON_ONE_CPU",
           Severity.WARNING,
           "One CPU is handling most NET_RX softirqs",
-          "Seed 003 (Netmarble, Kubernetes): one core saturated by receive softirqs while the"
+          "The Netmarble RPS case (Kubernetes): one core saturated by receive softirqs while the"
               + " host average showed 40% CPU; health checks timed out.",
-          "Enable RPS/RFS or more NIC queues, and spread the NIC's IRQ affinity.");
+          "Enable RPS/RFS or more NIC queues, and spread the NIC's IRQ affinity.",
+          Incident.NETMARBLE_RPS);
 
   /** The congestion control in use. */
   public static final FindingType TCP_CONGESTION_CONTROL =
@@ -132,9 +146,10 @@ public final class HostFindingTypes implements FindingCatalog {
           "TCP_CONGESTION_CONTROL",
           Severity.INFO,
           "TCP congestion control in use",
-          "Useful context for cross-region links such as seed 002's: loss-based algorithms (cubic,"
-              + " reno) slow down more on lossy long paths than bbr.",
-          "Nothing to do; consider bbr for long, lossy paths.");
+          "Useful context for cross-region links such as the Tencent CKafka incident's: loss-based"
+              + " algorithms (cubic, reno) slow down more on lossy long paths than bbr.",
+          "Nothing to do; consider bbr for long, lossy paths.",
+          Incident.TENCENT_CKAFKA);
 
   @Override
   public List<FindingType> findingTypes() {

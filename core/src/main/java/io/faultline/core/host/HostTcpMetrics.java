@@ -1,9 +1,12 @@
 package io.faultline.core.host;
 
-import io.micrometer.core.instrument.FunctionCounter;
+import io.faultline.core.metrics.CommonTags;
+import io.faultline.core.metrics.MeterDoc;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,41 +19,43 @@ import java.util.regex.Pattern;
 
 /**
  * The kernel's listen-queue and SYN-cookie counters and the TIME_WAIT count as meters named {@code
- * faultline.host.tcp.*}, so a reconnect storm (seed 000) or port exhaustion (seed 001) shows on a
- * dashboard as it happens. Values are of the network namespace read (a container's own). Meters
- * whose source cannot be read at bind time are not registered; {@link #close()} removes the ones
- * that were.
+ * faultline.host.tcp.*}, so a reconnect storm (the LINE Kafka incident) or port exhaustion (the
+ * Elastic Beanstalk port exhaustion) shows on a dashboard as it happens. Values are of the network
+ * namespace read (a container's own). Meters whose source cannot be read at bind time are not
+ * registered; {@link #close()} removes the ones that were.
  */
 public final class HostTcpMetrics implements MeterBinder, AutoCloseable {
 
   private static final Pattern TCP_LINE =
       Pattern.compile("TCP:\\s+inuse\\s+(\\d+)\\s+orphan\\s+(\\d+)\\s+tw\\s+(\\d+)");
 
-  /** Meter name suffix → TcpExt counter, with its description. */
-  private static final Map<String, String[]> COUNTERS =
+  /** Meter → TcpExt counter it reads. */
+  private static final Map<MeterDoc, String> COUNTERS =
       Map.of(
-          "syncookies.sent",
-          new String[] {"SyncookiesSent", "SYNs answered with a SYN cookie (SYN queue full)"},
-          "syncookies.received",
-          new String[] {"SyncookiesRecv", "ACKs that carried a valid SYN cookie"},
-          "syncookies.failed",
-          new String[] {"SyncookiesFailed", "ACKs with an invalid SYN cookie"},
-          "listen.overflows",
-          new String[] {"ListenOverflows", "Connections dropped because an accept queue was full"},
-          "listen.drops",
-          new String[] {"ListenDrops", "Connection attempts dropped by a listener for any reason"},
-          "reqq.full.cookies",
-          new String[] {"TCPReqQFullDoCookies", "SYN cookies sent because the SYN queue was full"},
-          "reqq.full.drops",
-          new String[] {"TCPReqQFullDrop", "SYNs dropped because the SYN queue was full"});
+          HostTcpMeters.SYNCOOKIES_SENT, "SyncookiesSent",
+          HostTcpMeters.SYNCOOKIES_RECEIVED, "SyncookiesRecv",
+          HostTcpMeters.SYNCOOKIES_FAILED, "SyncookiesFailed",
+          HostTcpMeters.LISTEN_OVERFLOWS, "ListenOverflows",
+          HostTcpMeters.LISTEN_DROPS, "ListenDrops",
+          HostTcpMeters.REQQ_FULL_COOKIES, "TCPReqQFullDoCookies",
+          HostTcpMeters.REQQ_FULL_DROPS, "TCPReqQFullDrop");
 
   private final ProcFs proc;
-  private final List<Meter> registered = new ArrayList<>();
-  private MeterRegistry registry;
+  private final Tags tags;
+  private final List<Map.Entry<MeterRegistry, Meter>> registered = new ArrayList<>();
 
   /** Meters over {@code proc}'s counters. */
   public HostTcpMetrics(ProcFs proc) {
+    this(proc, Tags.empty());
+  }
+
+  /**
+   * Meters over {@code proc}'s counters, each also tagged with {@code tags} (e.g. {@code
+   * namespace=broker}, to tell two readers apart on one registry).
+   */
+  public HostTcpMetrics(ProcFs proc, Iterable<Tag> tags) {
     this.proc = Objects.requireNonNull(proc, "proc");
+    this.tags = CommonTags.of("tags", tags);
   }
 
   /** Meters over this host's (this namespace's) counters. */
@@ -60,42 +65,33 @@ public final class HostTcpMetrics implements MeterBinder, AutoCloseable {
 
   @Override
   public synchronized void bindTo(MeterRegistry registry) {
-    this.registry = registry;
     NetCounters now = NetCounters.read(proc);
     COUNTERS.forEach(
-        (suffix, spec) -> {
-          String key = "TcpExt." + spec[0];
+        (doc, counter) -> {
+          String key = "TcpExt." + counter;
           if (now.get(key).isPresent()) {
-            registered.add(
-                FunctionCounter.builder("faultline.host.tcp." + suffix, this, m -> m.counter(key))
-                    .description(spec[1] + " (" + key + ")")
-                    .baseUnit("events")
-                    .register(registry));
+            keep(
+                registry,
+                doc.functionCounter(this, m -> m.counter(key)).tags(tags).register(registry));
           }
         });
     if (sockstat(3).isPresent()) {
-      registered.add(
-          gauge("time.wait", "TCP sockets in TIME_WAIT (hold an ephemeral port)", m -> m.tw())
-              .register(registry));
-      registered.add(
-          gauge("inuse", "TCP sockets in use", m -> m.sockstatValue(1)).register(registry));
+      keep(registry, gauge(HostTcpMeters.TIME_WAIT, m -> m.tw()).register(registry));
+      keep(registry, gauge(HostTcpMeters.INUSE, m -> m.sockstatValue(1)).register(registry));
     }
     if (proc.sysctlNumbers("net.ipv4.ip_local_port_range").isPresent()) {
-      registered.add(
-          gauge("ephemeral.ports", "Size of net.ipv4.ip_local_port_range", m -> m.portRange())
-              .baseUnit("ports")
-              .register(registry));
+      keep(registry, gauge(HostTcpMeters.EPHEMERAL_PORTS, m -> m.portRange()).register(registry));
     }
   }
 
-  private Gauge.Builder<HostTcpMetrics> gauge(
-      String suffix, String description, ToDoubleFunction<HostTcpMetrics> f) {
+  private void keep(MeterRegistry registry, Meter meter) {
+    registered.add(Map.entry(registry, meter));
+  }
+
+  private Gauge.Builder<HostTcpMetrics> gauge(MeterDoc doc, ToDoubleFunction<HostTcpMetrics> f) {
     // Strong: callers bind and drop this binder, and a weakly held one made every meter NaN after
     // the first GC; the gauges keep it (and so the function counters' object) alive.
-    return Gauge.builder("faultline.host.tcp." + suffix, this, f)
-        .strongReference(true)
-        .description(description)
-        .baseUnit("sockets");
+    return doc.gauge(this, f).strongReference(true).tags(tags);
   }
 
   private double counter(String key) {
@@ -127,13 +123,11 @@ public final class HostTcpMetrics implements MeterBinder, AutoCloseable {
         .orElse(Double.NaN);
   }
 
-  /** Removes every meter this binder registered. */
+  /** Removes every meter this binder registered, from every registry it was bound to. */
   @Override
   public synchronized void close() {
-    if (registry != null) {
-      for (Meter m : registered) {
-        registry.remove(m);
-      }
+    for (Map.Entry<MeterRegistry, Meter> entry : registered) {
+      entry.getKey().remove(entry.getValue());
     }
     registered.clear();
   }

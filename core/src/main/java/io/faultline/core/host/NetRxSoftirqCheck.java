@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Whether one CPU ran most of the NET_RX softirqs between the two samples (seed 003). Host-wide:
- * {@code /proc/softirqs} counts the whole machine's CPUs even inside a container.
+ * Whether one CPU ran most of the NET_RX softirqs between the two samples (the Netmarble RPS case).
+ * Host-wide: {@code /proc/softirqs} counts the whole machine's CPUs even inside a container.
  */
 public final class NetRxSoftirqCheck implements HostCheck {
 

@@ -7,9 +7,9 @@ import java.util.Optional;
 
 /**
  * NICs whose receive work cannot spread: one rx queue and {@code rps_cpus} all zero on a host with
- * more than one CPU (seed 003). Virtual devices (no {@code device} link: loopback, veth, bridges)
- * are skipped; their receive work runs where the sender's does. Host-wide; inside a container only
- * the container's own (virtual) devices are visible.
+ * more than one CPU (the Netmarble RPS case). Virtual devices (no {@code device} link: loopback,
+ * veth, bridges) are skipped; their receive work runs where the sender's does. Host-wide; inside a
+ * container only the container's own (virtual) devices are visible.
  */
 public final class ReceiveSteeringCheck implements HostCheck {
 

@@ -46,7 +46,7 @@ public final class ReportRenderer {
         if (!f.type().remediation().isEmpty()) {
           out.append(indent).append("  what to do: ").append(f.type().remediation()).append('\n');
         }
-        out.append(indent).append("  see: ").append(f.type().docsAnchor()).append('\n');
+        out.append(indent).append("  see: ").append(f.type().docsReference()).append('\n');
       }
       for (String note : r.notes()) {
         out.append(indent).append("note: ").append(note).append('\n');

@@ -7,9 +7,9 @@ import java.util.Optional;
 
 /**
  * The kernel's socket buffer ceilings against the target bandwidth-delay product: a connection
- * cannot carry more than its window per round trip (seed 002). {@code net.core.rmem_max/wmem_max}
- * are host-wide (they cap an explicit {@code SO_RCVBUF}); {@code tcp_rmem/tcp_wmem} are per network
- * namespace on kernels from 4.15 (they cap autotuning).
+ * cannot carry more than its window per round trip (the Tencent CKafka incident). {@code
+ * net.core.rmem_max/wmem_max} are host-wide (they cap an explicit {@code SO_RCVBUF}); {@code
+ * tcp_rmem/tcp_wmem} are per network namespace on kernels from 4.15 (they cap autotuning).
  */
 public final class SocketBufferCheck implements HostCheck {
 

@@ -10,7 +10,7 @@ import java.util.OptionalLong;
 
 /**
  * Flags a kernel without the SYN-cookie window-scale fix (mainline 909172a14974, 5.10) when SYN
- * cookies are enabled: the condition of seed 000.
+ * cookies are enabled: the condition of the LINE Kafka incident.
  */
 public final class SynCookieKernelCheck implements HostCheck {
 

@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.OptionalLong;
 
 /**
- * Window scaling off outright, or lost under SYN cookies because timestamps are off (seed 002).
- * These sysctls are per network namespace.
+ * Window scaling off outright, or lost under SYN cookies because timestamps are off (the Tencent
+ * CKafka incident). These sysctls are per network namespace.
  */
 public final class WindowScalingCheck implements HostCheck {
 
@@ -62,8 +62,8 @@ public final class WindowScalingCheck implements HostCheck {
     List<String> notes = new ArrayList<>();
     if (findings.isEmpty() && cookies.getAsLong() != 0) {
       notes.add(
-          "a middlebox that strips the timestamp option from SYNs (seed 002's NAT gateway) still"
-              + " makes cookie connections lose window scaling");
+          "a middlebox that strips the timestamp option from SYNs (the Tencent CKafka incident's"
+              + " NAT gateway) still makes cookie connections lose window scaling");
     }
     return CheckResult.of(name(), scope(), evidence, findings, notes);
   }

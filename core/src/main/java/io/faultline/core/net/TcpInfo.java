@@ -8,7 +8,8 @@ import java.util.OptionalLong;
 /**
  * What the kernel says about one TCP connection ({@code struct tcp_info}, {@code getsockopt(fd,
  * IPPROTO_TCP, TCP_INFO)}): the facts that explain a slow connection the application cannot see,
- * such as whether window scaling was negotiated (seed 000, 002), the peer's window and the RTT.
+ * such as whether window scaling was negotiated (the LINE Kafka and Tencent CKafka incidents), the
+ * peer's window and the RTT.
  *
  * <p>The struct grew over the years; a field that lies beyond the length the running kernel
  * returned is <em>absent</em> (an empty {@link OptionalLong}), never zero. Everything up to {@code
@@ -139,9 +140,9 @@ public record TcpInfo(
 
   /**
    * The most this connection can carry per second whatever the link: the peer's window divided by
-   * the round-trip time. A 64 KiB window over 200 ms caps at about 320 KiB/s, the number seed 002
-   * saw on a 225 Mbps link. Absent when the kernel does not report {@code snd_wnd} (before 5.4) or
-   * the RTT is not measured yet.
+   * the round-trip time. A 64 KiB window over 200 ms caps at about 320 KiB/s, the number the
+   * Tencent CKafka incident saw on a 225 Mbps link. Absent when the kernel does not report {@code
+   * snd_wnd} (before 5.4) or the RTT is not measured yet.
    */
   public OptionalDouble throughputCeilingBytesPerSecond() {
     if (sndWnd.isEmpty() || rttMicros <= 0) {

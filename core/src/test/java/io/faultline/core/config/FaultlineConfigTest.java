@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -163,7 +164,8 @@ class FaultlineConfigTest {
               assertThat(p.key()).isEqualTo("net.churn.window");
               assertThat(p.source()).isEqualTo("agent argument");
               assertThat(p.message())
-                  .contains("'-5s'")
+                  .contains("(a value of 3 characters starting with a sign)")
+                  .doesNotContain("-5s")
                   .contains(ValueType.DURATION_TYPE.expected())
                   .contains("default 1m")
                   .contains("feature 'net.churn' off");
@@ -171,7 +173,10 @@ class FaultlineConfigTest {
     assertThat(config.effective())
         .contains(
             new EffectiveSetting(
-                "net.churn.window", "1m", "default (rejected '-5s')", "net.churn"));
+                "net.churn.window",
+                "1m",
+                "default (rejected a value of 3 characters starting with a sign)",
+                "net.churn"));
   }
 
   @Test
@@ -291,6 +296,43 @@ class FaultlineConfigTest {
     assertThat(text)
         .containsPattern("kafka\\.tcp\\.interval = 5s +\\(agent argument\\)\n")
         .containsPattern("net\\.churn = true +\\(default\\)\n");
+  }
+
+  @Test
+  void aSecretKeysValueIsReadButNeverShown() {
+    ConfigKey<String> token = ConfigKey.secret("export.token", "export", "token");
+    FaultlineConfig config =
+        FaultlineConfig.builder()
+            .sources(ConfigSources.of(Map.of(), Map.of(), "export.token=s3cret-value"))
+            .keys(List.of(token))
+            .load();
+
+    assertThat(config.get(token)).isEqualTo("s3cret-value");
+    assertThat(config.effectiveAsText()).contains("export.token = ***").doesNotContain("s3cret");
+    assertThat(config.effective())
+        .contains(new EffectiveSetting("export.token", "***", "agent argument", "export"));
+    assertThat(token.defaultText()).isEmpty();
+  }
+
+  @Test
+  void aSecretPastedIntoTheWrongKeyIsNotEchoedInTheProblemOrTheEffectiveSettings() {
+    FaultlineConfig config = agent("kafka.tcp.interval=ghp_Secret123,kafka.tcp.buffer=#x");
+
+    assertThat(config.problems())
+        .hasSize(2)
+        .allSatisfy(p -> assertThat(p.toLine()).doesNotContain("ghp_", "Secret123"));
+    assertThat(config.problems())
+        .anySatisfy(
+            p ->
+                assertThat(p.toLine())
+                    .startsWith("faultline: ERROR kafka.tcp.interval (agent argument)")
+                    .contains("(a value of 13 characters starting with a letter) is not valid"))
+        .anySatisfy(
+            p ->
+                assertThat(p.toLine())
+                    .startsWith("faultline: ERROR kafka.tcp.buffer (agent argument)")
+                    .contains("(a value of 2 characters starting with a symbol) is not valid"));
+    assertThat(config.effectiveAsText()).doesNotContain("Secret123");
   }
 
   @Test

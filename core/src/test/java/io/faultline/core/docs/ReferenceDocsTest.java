@@ -6,6 +6,7 @@ import io.faultline.core.config.ConfigKey;
 import io.faultline.core.config.CoreConfigKeys;
 import io.faultline.core.finding.CoreFindingTypes;
 import io.faultline.core.finding.FindingType;
+import io.faultline.core.finding.Incident;
 import io.faultline.core.finding.Severity;
 import io.faultline.core.metrics.CoreMeters;
 import java.io.IOException;
@@ -45,6 +46,29 @@ class ReferenceDocsTest {
     Matcher headings = Pattern.compile("(?m)^## (.+)$").matcher(findings);
     List<String> anchors = headings.results().map(m -> gitHubSlug(m.group(1))).toList();
     assertThat(anchors).contains(type.docsAnchor().substring("docs/findings.md#".length()));
+  }
+
+  @Test
+  void aFindingsSectionLinksItsIncidentsAndNamesTheExplainCommand() {
+    FindingType type =
+        new FindingType(
+            "SAMPLE_FINDING",
+            Severity.WARNING,
+            "t",
+            "w",
+            "r",
+            List.of(Incident.LINE_KAFKA, Incident.TENCENT_CKAFKA));
+    String findings = new ReferenceDocs(List.of(), List.of(type), List.of()).findings();
+
+    assertThat(findings)
+        .contains(
+            "\n**Incident.** [The LINE Kafka incident](incidents.md#line-kafka), [The Tencent CKafka"
+                + " incident](incidents.md#tencent-ckafka)\n")
+        .contains("\nFrom the agent jar: `java -jar faultline-agent.jar explain SAMPLE_FINDING`\n");
+    assertThat(docs.findings())
+        .contains(
+            "\n**Incident.** [The Elastic Beanstalk port exhaustion]"
+                + "(incidents.md#elastic-beanstalk-ports)\n");
   }
 
   @Test

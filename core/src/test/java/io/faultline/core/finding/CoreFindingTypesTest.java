@@ -24,7 +24,9 @@ class CoreFindingTypesTest {
             f -> {
               assertThat(f.type()).isEqualTo(CoreFindingTypes.CONFIGURATION_REJECTED);
               assertThat(f.subject()).isEqualTo("findings.log-interval");
-              assertThat(f.message()).contains("'soon' is not valid");
+              assertThat(f.message())
+                  .contains("(a value of 4 characters starting with a letter) is not valid")
+                  .doesNotContain("soon");
               assertThat(f.evidence()).containsEntry("source", "agent argument");
             });
   }

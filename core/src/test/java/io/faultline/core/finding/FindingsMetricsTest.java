@@ -1,8 +1,10 @@
 package io.faultline.core.finding;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
@@ -54,6 +56,50 @@ class FindingsMetricsTest {
 
     metrics.close();
     assertThat(registry.getMeters()).isEmpty();
+  }
+
+  @Test
+  void twoTaggedExportersShareARegistryAndCloseRemovesOnlyItsOwn() {
+    Findings other =
+        new Findings(Duration.ofMinutes(10), new MutableClock(), new RecordingLogger());
+    FindingsMetrics orders =
+        new FindingsMetrics(findings, List.of(FindingsTest.WINDOW), Tags.of("app", "orders"));
+    FindingsMetrics billing =
+        new FindingsMetrics(other, List.of(FindingsTest.WINDOW), Tags.of("app", "billing"));
+    orders.bindTo(registry);
+    billing.bindTo(registry);
+
+    findings.raise(Finding.of(FindingsTest.WINDOW, "node 1").build());
+    other.raise(Finding.of(FindingsTest.WINDOW, "node 1").build());
+    other.raise(Finding.of(FindingsTest.WINDOW, "node 2").build());
+
+    assertThat(raised("orders")).isEqualTo(1);
+    assertThat(raised("billing")).isEqualTo(2);
+    int each = Severity.values().length + 1;
+    assertThat(registry.getMeters()).hasSize(2 * each);
+
+    orders.close();
+    assertThat(registry.getMeters())
+        .hasSize(each)
+        .allSatisfy(m -> assertThat(m.getId().getTag("app")).isEqualTo("billing"));
+    assertThat(raised("billing")).isEqualTo(2);
+    billing.close();
+  }
+
+  @Test
+  void refusesATagKeyTheMetersSetThemselves() {
+    assertThatThrownBy(() -> new FindingsMetrics(findings, List.of(), Tags.of("severity", "x")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'severity'")
+        .hasMessageContaining("faultline.findings.active");
+  }
+
+  private double raised(String app) {
+    return registry
+        .get("faultline.findings.raised")
+        .tags("id", "WINDOW_SCALING_OFF", "app", app)
+        .functionCounter()
+        .count();
   }
 
   @Test

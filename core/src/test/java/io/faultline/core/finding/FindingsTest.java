@@ -77,13 +77,26 @@ class FindingsTest {
     assertThat(log.lines)
         .containsExactly(
             "WARNING faultline: [WARNING] WINDOW_SCALING_OFF about node 1: t {rtt_ms=200}. What to"
-                + " do: raise the buffers (docs/findings.md#window_scaling_off)",
+                + " do: raise the buffers (see docs/findings.md#window_scaling_off or: java -jar"
+                + " faultline-agent.jar explain WINDOW_SCALING_OFF)",
             "WARNING faultline: still active since 2024-06-11T10:00:00Z (PT10M): [WARNING]"
                 + " WINDOW_SCALING_OFF about node 1: t {rtt_ms=200}. What to do: raise the buffers"
-                + " (docs/findings.md#window_scaling_off)",
+                + " (see docs/findings.md#window_scaling_off or: java -jar faultline-agent.jar"
+                + " explain WINDOW_SCALING_OFF)",
             "INFO faultline: cleared WINDOW_SCALING_OFF about node 1 after PT12M");
     assertThat(events).extracting(FindingEvent::kind).containsExactly(Kind.RAISED, Kind.CLEARED);
     assertThat(events.get(1).at()).isEqualTo(clock.instant());
+  }
+
+  @Test
+  void aSubjectWithALineBreakIsLoggedOnOneLine() {
+    findings.raise(window("client-1\nfaultline: forged entry", 200));
+    findings.clear("WINDOW_SCALING_OFF", "client-1\nfaultline: forged entry");
+
+    assertThat(log.lines)
+        .hasSize(2)
+        .allSatisfy(line -> assertThat(line).doesNotContain("\n").contains("client-1\\nfaultline"));
+    assertThat(findings.active()).isEmpty();
   }
 
   @Test

@@ -7,6 +7,7 @@ import io.faultline.core.finding.FindingCatalog;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.util.ServiceLoader;
@@ -47,6 +48,56 @@ class HostTcpMetricsTest {
 
     metrics.close();
     assertThat(registry.getMeters()).isEmpty();
+  }
+
+  @Test
+  void twoTaggedReadersShareARegistryAndCloseRemovesOnlyItsOwn() {
+    FixtureTree host = FixtureTree.copy("risky", dir.resolve("host"));
+    FixtureTree broker = FixtureTree.copy("risky", dir.resolve("broker"));
+    host.set("proc/net/netstat", "TcpExt: SyncookiesSent\nTcpExt: 42\n");
+    broker.set("proc/net/netstat", "TcpExt: SyncookiesSent\nTcpExt: 5\n");
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    HostTcpMetrics hostMetrics = new HostTcpMetrics(host.proc(), Tags.of("namespace", "host"));
+    HostTcpMetrics brokerMetrics =
+        new HostTcpMetrics(broker.proc(), Tags.of("namespace", "broker"));
+    hostMetrics.bindTo(registry);
+    brokerMetrics.bindTo(registry);
+
+    assertThat(sent(registry, "broker")).isEqualTo(5);
+    assertThat(sent(registry, "host")).isEqualTo(42);
+    int brokerMeters = registry.find("faultline.host.tcp.inuse").meters().size();
+    assertThat(brokerMeters).isEqualTo(2);
+
+    hostMetrics.close();
+    assertThat(registry.getMeters())
+        .isNotEmpty()
+        .allSatisfy(m -> assertThat(m.getId().getTag("namespace")).isEqualTo("broker"));
+    assertThat(sent(registry, "broker")).isEqualTo(5);
+    brokerMetrics.close();
+    assertThat(registry.getMeters()).isEmpty();
+  }
+
+  @Test
+  void closeRemovesTheMetersFromEveryRegistryItWasBoundTo() {
+    FixtureTree t = FixtureTree.copy("risky", dir);
+    SimpleMeterRegistry first = new SimpleMeterRegistry();
+    SimpleMeterRegistry second = new SimpleMeterRegistry();
+    HostTcpMetrics metrics = new HostTcpMetrics(t.proc());
+    metrics.bindTo(first);
+    metrics.bindTo(second);
+    assertThat(first.getMeters()).isNotEmpty().hasSameSizeAs(second.getMeters());
+
+    metrics.close();
+    assertThat(first.getMeters()).isEmpty();
+    assertThat(second.getMeters()).isEmpty();
+  }
+
+  private static double sent(SimpleMeterRegistry registry, String namespace) {
+    return registry
+        .get("faultline.host.tcp.syncookies.sent")
+        .tag("namespace", namespace)
+        .functionCounter()
+        .count();
   }
 
   @Test

@@ -25,11 +25,11 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Seed 002's handshake in a network namespace: the server answers every SYN with a cookie ({@code
- * tcp_syncookies=2}) and an nftables rule strips the timestamp option from incoming SYNs to one
- * port, as the NAT gateway did. The client end lives in the test JVM's namespace, so the reader and
- * the fd lookup are the real ones. Needs root, {@code ip}, {@code nft} and {@code python3}; skipped
- * otherwise. Everything it creates is removed in {@code finally}.
+ * The Tencent CKafka incident's handshake in a network namespace: the server answers every SYN with
+ * a cookie ({@code tcp_syncookies=2}) and an nftables rule strips the timestamp option from
+ * incoming SYNs to one port, as the NAT gateway did. The client end lives in the test JVM's
+ * namespace, so the reader and the fd lookup are the real ones. Needs root, {@code ip}, {@code nft}
+ * and {@code python3}; skipped otherwise. Everything it creates is removed in {@code finally}.
  */
 @Tag("root-lab")
 class SynCookieNamespaceLabTest {

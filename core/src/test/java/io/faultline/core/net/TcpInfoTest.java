@@ -63,7 +63,7 @@ class TcpInfoTest {
 
   @Test
   void throughputCeilingIsPeerWindowOverRtt() {
-    // Seed 002: a 64 KiB window over a 200 ms ocean crossing caps at ~320 KiB/s.
+    // The Tencent CKafka incident: a 64 KiB window over a 200 ms ocean crossing caps at ~320 KiB/s.
     TcpInfo info = TcpInfo.parse(fullStruct(), 248).value().orElseThrow();
     assertThat(info.throughputCeilingBytesPerSecond()).hasValue(65_535 / 0.2);
   }

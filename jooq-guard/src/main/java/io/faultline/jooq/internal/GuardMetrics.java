@@ -1,11 +1,11 @@
 package io.faultline.jooq.internal;
 
+import io.faultline.core.metrics.MeterDoc;
+import io.faultline.core.metrics.OwnedMeters;
 import io.faultline.jooq.JooqMeters;
 import io.micrometer.core.instrument.DistributionSummary;
-import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.util.ArrayList;
-import java.util.List;
+import io.micrometer.core.instrument.Tags;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -51,40 +51,56 @@ public final class GuardMetrics {
   /** Lock timeouts. */
   public final LongAdder lockTimeouts = new LongAdder();
 
-  private final List<Registered> registered = new ArrayList<>();
+  private final OwnedMeters registered = new OwnedMeters("a jOOQ guard");
   private volatile DistributionSummary depth;
   private volatile DistributionSummary perTransaction;
 
-  private record Registered(MeterRegistry registry, Meter meter) {}
-
   /** Registers every meter on {@code registry}. */
   public synchronized void bindTo(MeterRegistry registry) {
-    counter(registry, JooqMeters.TRANSACTIONS, committed, "committed");
-    counter(registry, JooqMeters.TRANSACTIONS, rolledBack, "rolled_back");
-    counter(registry, JooqMeters.TRANSACTIONS, failed, "failed");
-    counter(registry, JooqMeters.SAVEPOINTS, savepointsCreated, "created");
-    counter(registry, JooqMeters.SAVEPOINTS, savepointsReleased, "released");
-    counter(registry, JooqMeters.SAVEPOINTS, savepointsRolledBack, "rolled_back");
-    counter(registry, JooqMeters.NESTED, nestedAllowed, "allowed");
-    counter(registry, JooqMeters.NESTED, nestedFlattened, "flattened");
-    counter(registry, JooqMeters.NESTED, nestedRefused, "refused");
-    counter(registry, JooqMeters.TIMEOUTS, statementTimeouts, "statement");
-    counter(registry, JooqMeters.TIMEOUTS, transactionTimeouts, "transaction");
-    counter(registry, JooqMeters.TIMEOUTS, lockTimeouts, "lock");
-    DistributionSummary d = JooqMeters.NESTING_DEPTH.summary().register(registry);
-    DistributionSummary p = JooqMeters.SAVEPOINTS_PER_TRANSACTION.summary().register(registry);
-    registered.add(new Registered(registry, d));
-    registered.add(new Registered(registry, p));
+    bindTo(registry, Tags.empty());
+  }
+
+  /**
+   * Registers every meter on {@code registry}, each also tagged with {@code common} (checked by the
+   * builder: none of its keys is one the meters declare).
+   */
+  public synchronized void bindTo(MeterRegistry registry, Tags common) {
+    counter(registry, common, JooqMeters.TRANSACTIONS, committed, "committed");
+    counter(registry, common, JooqMeters.TRANSACTIONS, rolledBack, "rolled_back");
+    counter(registry, common, JooqMeters.TRANSACTIONS, failed, "failed");
+    counter(registry, common, JooqMeters.SAVEPOINTS, savepointsCreated, "created");
+    counter(registry, common, JooqMeters.SAVEPOINTS, savepointsReleased, "released");
+    counter(registry, common, JooqMeters.SAVEPOINTS, savepointsRolledBack, "rolled_back");
+    counter(registry, common, JooqMeters.NESTED, nestedAllowed, "allowed");
+    counter(registry, common, JooqMeters.NESTED, nestedFlattened, "flattened");
+    counter(registry, common, JooqMeters.NESTED, nestedRefused, "refused");
+    counter(registry, common, JooqMeters.TIMEOUTS, statementTimeouts, "statement");
+    counter(registry, common, JooqMeters.TIMEOUTS, transactionTimeouts, "transaction");
+    counter(registry, common, JooqMeters.TIMEOUTS, lockTimeouts, "lock");
+    DistributionSummary d =
+        registered.register(
+            registry,
+            JooqMeters.NESTING_DEPTH.name(),
+            r -> JooqMeters.NESTING_DEPTH.summary().tags(common).register(r));
+    DistributionSummary p =
+        registered.register(
+            registry,
+            JooqMeters.SAVEPOINTS_PER_TRANSACTION.name(),
+            r -> JooqMeters.SAVEPOINTS_PER_TRANSACTION.summary().tags(common).register(r));
     depth = d;
     perTransaction = p;
   }
 
   private void counter(
-      MeterRegistry registry, io.faultline.core.metrics.MeterDoc doc, LongAdder adder, String tag) {
-    registered.add(
-        new Registered(
-            registry,
-            doc.functionCounter(adder, LongAdder::sum).tags(doc.tags(tag)).register(registry)));
+      MeterRegistry registry, Tags common, MeterDoc doc, LongAdder adder, String tag) {
+    registered.register(
+        registry,
+        doc.name(),
+        r ->
+            doc.functionCounter(adder, LongAdder::sum)
+                .tags(doc.tags(tag))
+                .tags(common)
+                .register(r));
   }
 
   /** Records the depth of a level just begun. */
@@ -103,12 +119,9 @@ public final class GuardMetrics {
     }
   }
 
-  /** Removes every meter registered. */
+  /** Removes every meter registered (not those another guard registered first). */
   public synchronized void close() {
-    for (Registered r : registered) {
-      r.registry().remove(r.meter());
-    }
-    registered.clear();
+    registered.removeAll();
     depth = null;
     perTransaction = null;
   }

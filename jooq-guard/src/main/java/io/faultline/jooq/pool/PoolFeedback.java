@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /**
  * Decides, from periodic readings of one pool and of the database's contention, whether the pool is
- * feeding the contention it reacts to (seed 004).
+ * feeding the contention it reacts to (the Channel.io PostgreSQL outage).
  *
  * <p>It raises when, between the oldest reading of the window and the newest, the pool opened at
  * least {@code growth} connections beyond {@code minimumIdle} and now holds at least {@code

@@ -2,6 +2,7 @@ package io.faultline.jooq.pool;
 
 import io.faultline.core.finding.FindingCatalog;
 import io.faultline.core.finding.FindingType;
+import io.faultline.core.finding.Incident;
 import io.faultline.core.finding.Severity;
 import java.util.List;
 
@@ -15,16 +16,17 @@ public final class PoolFeedbackFindingTypes implements FindingCatalog {
           Severity.WARNING,
           "The connection pool grows toward its maximum while lock waits or statement latency"
               + " rise",
-          "Seed 004: when queries slowed on lock and MultiXact SLRU contention, the pool opened"
-              + " more connections; each new connection ran more of the same contended work, so"
-              + " the contention the pool was reacting to deepened. A pool that grows under"
-              + " contention feeds the contention instead of relieving it.",
+          "The Channel.io PostgreSQL outage: when queries slowed on lock and MultiXact SLRU"
+              + " contention, the pool opened more connections; each new connection ran more of"
+              + " the same contended work, so the contention the pool was reacting to deepened. A"
+              + " pool that grows under contention feeds the contention instead of relieving it.",
           "Give the pool a fixed size (minimumIdle = maximumPoolSize, sized for the database"
               + " rather than for the load), set statement and lock timeouts"
               + " (jooq.statement-timeout, jooq.lock-timeout) so a stalled database fails fast,"
               + " and fix the contention itself: nested savepoints after row locks"
               + " (JOOQ_SAVEPOINT_AFTER_ROW_LOCK), long transactions (PG_LONG_TRANSACTION), hot"
-              + " rows updated by many sessions.");
+              + " rows updated by many sessions.",
+          Incident.CHANNEL_IO_POSTGRESQL);
 
   /** Public so {@link java.util.ServiceLoader} can create it. */
   public PoolFeedbackFindingTypes() {}

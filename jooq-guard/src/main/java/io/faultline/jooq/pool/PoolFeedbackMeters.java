@@ -32,14 +32,14 @@ public final class PoolFeedbackMeters implements MeterCatalog {
               + " reading; NaN before the first.",
           PoolFeedbackConfigKeys.FEATURE);
 
-  /** Readings by result. */
+  /** Readings by outcome. */
   public static final MeterDoc READINGS =
       new MeterDoc(
           "faultline.pool.feedback.readings",
           MeterDoc.Type.COUNTER,
           "readings",
-          List.of("pool", "result"),
-          "Readings of the pool and of pg_stat_activity by result: ok, failed (the database could"
+          List.of("pool", "outcome"),
+          "Readings of the pool and of pg_stat_activity by outcome: ok, failed (the database could"
               + " not be queried), unavailable (the pool is not started or is closed).",
           PoolFeedbackConfigKeys.FEATURE);
 

@@ -3,8 +3,11 @@ package io.faultline.jooq.pool;
 import io.faultline.core.config.FaultlineConfig;
 import io.faultline.core.finding.Finding;
 import io.faultline.core.finding.Findings;
+import io.faultline.core.metrics.CommonTags;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,8 +24,8 @@ import javax.sql.DataSource;
 
 /**
  * Watches one HikariCP pool beside its database's lock waits and raises {@code
- * POOL_GROWTH_UNDER_CONTENTION} when the pool grows toward its maximum while contention rises (seed
- * 004's feedback loop); see {@link PoolFeedback} for the rule.
+ * POOL_GROWTH_UNDER_CONTENTION} when the pool grows toward its maximum while contention rises (the
+ * Channel.io PostgreSQL outage's feedback loop); see {@link PoolFeedback} for the rule.
  *
  * <pre>{@code
  * PoolFeedbackMonitor monitor =
@@ -63,6 +66,7 @@ public final class PoolFeedbackMonitor implements AutoCloseable {
   private final AtomicLong unavailable = new AtomicLong();
   private final List<Meter> meters = new ArrayList<>();
   private final MeterRegistry registry;
+  private final Tags meterTags;
   private final Object readLock = new Object();
   private volatile double lockWaiters = Double.NaN;
   private volatile double slowest = Double.NaN;
@@ -78,6 +82,7 @@ public final class PoolFeedbackMonitor implements AutoCloseable {
     this.feedback = new PoolFeedback(b.thresholds);
     this.findings = b.findings;
     this.registry = b.registry;
+    this.meterTags = b.meterTags;
     this.nanoClock = b.nanoClock;
     this.source = PoolFeedbackConfigKeys.FEATURE + "/" + pool.poolName();
     if (registry != null) {
@@ -103,21 +108,24 @@ public final class PoolFeedbackMonitor implements AutoCloseable {
         PoolFeedbackMeters.LOCK_WAITERS
             .gauge(this, m -> m.lockWaiters)
             .tags(PoolFeedbackMeters.LOCK_WAITERS.tags(poolName))
+            .tags(meterTags)
             .register(r));
     meters.add(
         PoolFeedbackMeters.SLOWEST_STATEMENT
             .gauge(this, m -> m.slowest)
             .tags(PoolFeedbackMeters.SLOWEST_STATEMENT.tags(poolName))
+            .tags(meterTags)
             .register(r));
     meters.add(counter(r, poolName, "ok", ok));
     meters.add(counter(r, poolName, "failed", failed));
     meters.add(counter(r, poolName, "unavailable", unavailable));
   }
 
-  private static Meter counter(MeterRegistry r, String poolName, String result, AtomicLong n) {
+  private Meter counter(MeterRegistry r, String poolName, String outcome, AtomicLong n) {
     return PoolFeedbackMeters.READINGS
         .functionCounter(n, AtomicLong::get)
-        .tags(PoolFeedbackMeters.READINGS.tags(poolName, result))
+        .tags(PoolFeedbackMeters.READINGS.tags(poolName, outcome))
+        .tags(meterTags)
         .register(r);
   }
 
@@ -271,6 +279,7 @@ public final class PoolFeedbackMonitor implements AutoCloseable {
     private boolean enabled = true;
     private Findings findings;
     private MeterRegistry registry;
+    private Tags meterTags = Tags.empty();
     private ScheduledExecutorService executor;
     private LongSupplier nanoClock = System::nanoTime;
 
@@ -316,6 +325,32 @@ public final class PoolFeedbackMonitor implements AutoCloseable {
     /** Where the lock-waiter and statement-age gauges go. */
     public Builder meterRegistry(MeterRegistry registry) {
       this.registry = registry;
+      return this;
+    }
+
+    /**
+     * Tags added to every meter (the pool's name is a tag already), e.g. {@code tags("db",
+     * "orders")}. Replaces earlier calls.
+     *
+     * @param keyValues key, value, key, value...
+     * @throws NullPointerException when {@code keyValues}, a key or a value is null
+     * @throws IllegalArgumentException on an odd count, or a key the meters set themselves ({@code
+     *     pool}, {@code outcome})
+     */
+    public Builder tags(String... keyValues) {
+      return tags(CommonTags.of("tags", keyValues));
+    }
+
+    /**
+     * Tags added to every meter; see {@link #tags(String...)}.
+     *
+     * @throws NullPointerException when {@code tags} or one of them is null
+     * @throws IllegalArgumentException on a key the meters set themselves
+     */
+    public Builder tags(Iterable<Tag> tags) {
+      this.meterTags =
+          CommonTags.refuseDeclared(
+              "tags", CommonTags.of("tags", tags), new PoolFeedbackMeters().meters());
       return this;
     }
 

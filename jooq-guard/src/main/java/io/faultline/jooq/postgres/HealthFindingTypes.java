@@ -2,6 +2,7 @@ package io.faultline.jooq.postgres;
 
 import io.faultline.core.finding.FindingCatalog;
 import io.faultline.core.finding.FindingType;
+import io.faultline.core.finding.Incident;
 import io.faultline.core.finding.Severity;
 import java.util.List;
 
@@ -14,13 +15,15 @@ public final class HealthFindingTypes implements FindingCatalog {
           "PG_MULTIXACT_SLRU_THRASH",
           Severity.CRITICAL,
           "PostgreSQL's MultiXact member SLRU cache is missing most lookups",
-          "Seed 004: the MultiXact member cache hit ratio fell below 10 % five minutes before a"
-              + " 15-minute outage with LWLock:MultiXactMemberBuffer waits. MultiXacts come from"
-              + " several transactions (or a transaction and its savepoints) locking the same"
-              + " rows; a long transaction keeps them from being truncated.",
+          "The Channel.io PostgreSQL outage: the MultiXact member cache hit ratio dropped about"
+              + " five minutes before a 15-minute outage with LWLock:MultiXactMemberBuffer waits"
+              + " (below 10 % within a minute of a long transaction in the post's reproduction)."
+              + " MultiXacts come from several transactions (or a transaction and its savepoints)"
+              + " locking the same rows; a long transaction keeps them from being truncated.",
           "Find the flows that lock a row and then update it in a savepoint"
               + " (JOOQ_SAVEPOINT_AFTER_ROW_LOCK) and remove the nesting; end long transactions"
-              + " (PG_LONG_TRANSACTION); on PostgreSQL 17+ raise multixact_member_buffers.");
+              + " (PG_LONG_TRANSACTION); on PostgreSQL 17+ raise multixact_member_buffers.",
+          Incident.CHANNEL_IO_POSTGRESQL);
 
   /** A transaction has been open for long. */
   public static final FindingType LONG_TRANSACTION =
@@ -28,12 +31,13 @@ public final class HealthFindingTypes implements FindingCatalog {
           "PG_LONG_TRANSACTION",
           Severity.WARNING,
           "A transaction has been open longer than jooq.health.long-transaction",
-          "An old open transaction holds back vacuum's horizon: dead rows and MultiXacts cannot"
-              + " be cleaned up behind it. In seed 004 one long transaction let MultiXact"
-              + " members pile up until the SLRU cache thrashed.",
+          "An old open transaction holds back vacuum's horizon: dead rows and MultiXacts cannot be"
+              + " cleaned up behind it. In the Channel.io PostgreSQL outage one long transaction"
+              + " let MultiXact members pile up until the SLRU cache thrashed.",
           "Look up the pid in pg_stat_activity, end the transaction (pg_terminate_backend if it"
               + " is stuck), and give such work a deadline (jooq.transaction-timeout,"
-              + " idle_in_transaction_session_timeout).");
+              + " idle_in_transaction_session_timeout).",
+          Incident.CHANNEL_IO_POSTGRESQL);
 
   /** The health poller cannot reach the database. */
   public static final FindingType UNREACHABLE =
@@ -42,9 +46,10 @@ public final class HealthFindingTypes implements FindingCatalog {
           Severity.WARNING,
           "The PostgreSQL health poller cannot query the database",
           "While it cannot connect, the SLRU hit ratios, the oldest transaction and mxid_age are"
-              + " unknown: the warning signs of seed 004 would go unseen.",
+              + " unknown: the warning signs of the Channel.io PostgreSQL outage would go unseen.",
           "Check the message: the database may be down, or the health poller's user may lack"
-              + " pg_monitor (GRANT pg_monitor TO the user).");
+              + " pg_monitor (GRANT pg_monitor TO the user).",
+          Incident.CHANNEL_IO_POSTGRESQL);
 
   /** Public so {@link java.util.ServiceLoader} can create it. */
   public HealthFindingTypes() {}

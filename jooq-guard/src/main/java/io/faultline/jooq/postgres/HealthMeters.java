@@ -51,14 +51,14 @@ public final class HealthMeters implements MeterCatalog {
               + " from pg_stat_get_backend_subxact; PostgreSQL 16+, NaN before.",
           JooqConfigKeys.HEALTH);
 
-  /** Polls by result. */
+  /** Polls by outcome. */
   public static final MeterDoc POLLS =
       new MeterDoc(
           "faultline.pg.health.polls",
           MeterDoc.Type.COUNTER,
           "polls",
-          List.of("result"),
-          "Polls of PostgreSQL's statistics by result: ok, failed.",
+          List.of("outcome"),
+          "Polls of PostgreSQL's statistics by outcome: ok, failed.",
           JooqConfigKeys.HEALTH);
 
   /** Public so {@link java.util.ServiceLoader} can create it. */

@@ -3,9 +3,14 @@ package io.faultline.jooq.postgres;
 import io.faultline.core.config.FaultlineConfig;
 import io.faultline.core.finding.Finding;
 import io.faultline.core.finding.Findings;
+import io.faultline.core.metrics.CommonTags;
+import io.faultline.core.metrics.MeterDoc;
+import io.faultline.core.metrics.OwnedMeters;
 import io.faultline.jooq.JooqConfigKeys;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -24,20 +29,23 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import javax.sql.DataSource;
 
 /**
- * PostgreSQL's own warning signs of seed 004, polled from a connection of its own on a daemon
- * thread: {@code pg_stat_slru} hit ratio per cache (from deltas between polls), the age of the
- * oldest open transaction, {@code mxid_age(datminmxid)}, and on PostgreSQL 16+ the backends whose
- * subtransaction cache overflowed. Raises {@code PG_MULTIXACT_SLRU_THRASH}, {@code
+ * PostgreSQL's own warning signs of the Channel.io PostgreSQL outage, polled from a connection of
+ * its own on a daemon thread: {@code pg_stat_slru} hit ratio per cache (from deltas between polls),
+ * the age of the oldest open transaction, {@code mxid_age(datminmxid)}, and on PostgreSQL 16+ the
+ * backends whose subtransaction cache overflowed. Raises {@code PG_MULTIXACT_SLRU_THRASH}, {@code
  * PG_LONG_TRANSACTION} and, when the database cannot be queried, {@code PG_HEALTH_UNREACHABLE}.
  *
  * <p>It never blocks the application: gauges read the last poll's values; every query has a short
  * timeout; a failure is a finding, never an exception. Given a {@link DataSource} it borrows one
  * connection per poll and returns it; given a JDBC URL it keeps one connection (with connect and
  * socket timeouts) and reconnects after a failure. {@link #close()} stops the thread, closes the
- * connection and removes the meters.
+ * connection and removes the meters. Give each instance on one registry distinct {@link
+ * Builder#tags(String...) tags} (e.g. {@code db=orders}): otherwise the second finds the first's
+ * meters, reports nothing of its own, and says so once in the log.
  */
 public final class PostgresHealthMetrics implements MeterBinder, AutoCloseable {
 
@@ -63,6 +71,7 @@ public final class PostgresHealthMetrics implements MeterBinder, AutoCloseable {
   private final double thrashRatio;
   private final long minAccesses;
   private final Findings findings;
+  private final Tags meterTags;
 
   private final HitRatios deltas = new HitRatios();
   private final Map<String, Double> ratios = new ConcurrentHashMap<>();
@@ -71,7 +80,7 @@ public final class PostgresHealthMetrics implements MeterBinder, AutoCloseable {
   private volatile double overflowed = Double.NaN;
   private final AtomicLong pollsOk = new AtomicLong();
   private final AtomicLong pollsFailed = new AtomicLong();
-  private final List<Map.Entry<MeterRegistry, Meter>> registered = new ArrayList<>();
+  private final OwnedMeters registered = new OwnedMeters("a PostgreSQL health binder");
   private final Object pollLock = new Object();
   private ScheduledExecutorService poller;
   private Connection kept;
@@ -86,6 +95,7 @@ public final class PostgresHealthMetrics implements MeterBinder, AutoCloseable {
     this.thrashRatio = b.thrashRatio;
     this.minAccesses = b.minAccesses;
     this.findings = b.findings;
+    this.meterTags = b.meterTags;
     SLRUS.forEach(s -> ratios.put(s, Double.NaN));
   }
 
@@ -105,35 +115,61 @@ public final class PostgresHealthMetrics implements MeterBinder, AutoCloseable {
     for (String slru : SLRUS) {
       keep(
           registry,
-          HealthMeters.SLRU_HIT_RATIO
-              .gauge(ratios, r -> r.getOrDefault(slru, Double.NaN))
-              .tags(HealthMeters.SLRU_HIT_RATIO.tags(slru))
-              .register(registry));
+          HealthMeters.SLRU_HIT_RATIO,
+          r ->
+              HealthMeters.SLRU_HIT_RATIO
+                  .gauge(ratios, byName -> byName.getOrDefault(slru, Double.NaN))
+                  .tags(HealthMeters.SLRU_HIT_RATIO.tags(slru))
+                  .tags(meterTags)
+                  .register(r));
     }
     keep(
         registry,
-        HealthMeters.OLDEST_TRANSACTION_AGE.gauge(this, m -> m.oldestSeconds).register(registry));
-    keep(registry, HealthMeters.MULTIXACT_AGE.gauge(this, m -> m.multixactAge).register(registry));
+        HealthMeters.OLDEST_TRANSACTION_AGE,
+        r ->
+            HealthMeters.OLDEST_TRANSACTION_AGE
+                .gauge(this, m -> m.oldestSeconds)
+                .tags(meterTags)
+                .register(r));
     keep(
         registry,
-        HealthMeters.SUBXACT_OVERFLOWED.gauge(this, m -> m.overflowed).register(registry));
+        HealthMeters.MULTIXACT_AGE,
+        r ->
+            HealthMeters.MULTIXACT_AGE
+                .gauge(this, m -> m.multixactAge)
+                .tags(meterTags)
+                .register(r));
     keep(
         registry,
-        HealthMeters.POLLS
-            .functionCounter(pollsOk, AtomicLong::get)
-            .tags(HealthMeters.POLLS.tags("ok"))
-            .register(registry));
+        HealthMeters.SUBXACT_OVERFLOWED,
+        r ->
+            HealthMeters.SUBXACT_OVERFLOWED
+                .gauge(this, m -> m.overflowed)
+                .tags(meterTags)
+                .register(r));
     keep(
         registry,
-        HealthMeters.POLLS
-            .functionCounter(pollsFailed, AtomicLong::get)
-            .tags(HealthMeters.POLLS.tags("failed"))
-            .register(registry));
+        HealthMeters.POLLS,
+        r ->
+            HealthMeters.POLLS
+                .functionCounter(pollsOk, AtomicLong::get)
+                .tags(HealthMeters.POLLS.tags("ok"))
+                .tags(meterTags)
+                .register(r));
+    keep(
+        registry,
+        HealthMeters.POLLS,
+        r ->
+            HealthMeters.POLLS
+                .functionCounter(pollsFailed, AtomicLong::get)
+                .tags(HealthMeters.POLLS.tags("failed"))
+                .tags(meterTags)
+                .register(r));
     start();
   }
 
-  private void keep(MeterRegistry registry, Meter meter) {
-    registered.add(Map.entry(registry, meter));
+  private void keep(MeterRegistry registry, MeterDoc doc, Function<MeterRegistry, Meter> register) {
+    registered.register(registry, doc.name(), register);
   }
 
   /** Starts the polling thread if it is not running; {@link #bindTo} calls it. */
@@ -362,10 +398,7 @@ public final class PostgresHealthMetrics implements MeterBinder, AutoCloseable {
     synchronized (pollLock) {
       dropKept();
     }
-    for (Map.Entry<MeterRegistry, Meter> e : registered) {
-      e.getKey().remove(e.getValue());
-    }
-    registered.clear();
+    registered.removeAll();
   }
 
   /** Configures a {@link PostgresHealthMetrics}; defaults are those of {@link JooqConfigKeys}. */
@@ -378,6 +411,7 @@ public final class PostgresHealthMetrics implements MeterBinder, AutoCloseable {
     private double thrashRatio = JooqConfigKeys.SLRU_HIT_RATIO.defaultValue();
     private long minAccesses = JooqConfigKeys.SLRU_MIN_ACCESSES.defaultValue();
     private Findings findings;
+    private Tags meterTags = Tags.empty();
 
     private Builder(DataSource dataSource, String jdbcUrl, String user, String password) {
       this.dataSource = dataSource;
@@ -430,6 +464,32 @@ public final class PostgresHealthMetrics implements MeterBinder, AutoCloseable {
     /** Where findings go. */
     public Builder findings(Findings findings) {
       this.findings = findings;
+      return this;
+    }
+
+    /**
+     * Tags added to every meter, so two databases on one registry are told apart: {@code tags("db",
+     * "orders")}. Replaces earlier calls.
+     *
+     * @param keyValues key, value, key, value...
+     * @throws NullPointerException when {@code keyValues}, a key or a value is null
+     * @throws IllegalArgumentException on an odd count, or a key the meters set themselves ({@code
+     *     slru}, {@code outcome})
+     */
+    public Builder tags(String... keyValues) {
+      return tags(CommonTags.of("tags", keyValues));
+    }
+
+    /**
+     * Tags added to every meter; see {@link #tags(String...)}.
+     *
+     * @throws NullPointerException when {@code tags} or one of them is null
+     * @throws IllegalArgumentException on a key the meters set themselves
+     */
+    public Builder tags(Iterable<Tag> tags) {
+      this.meterTags =
+          CommonTags.refuseDeclared(
+              "tags", CommonTags.of("tags", tags), new HealthMeters().meters());
       return this;
     }
 

@@ -10,7 +10,7 @@ import java.util.Map;
  */
 public final class SlruNames {
 
-  /** The MultiXact member cache, the one seed 004 thrashed. */
+  /** The MultiXact member cache, the one the Channel.io PostgreSQL outage thrashed. */
   public static final String MULTIXACT_MEMBER = "multixact_member";
 
   private static final Map<String, String> CANONICAL =

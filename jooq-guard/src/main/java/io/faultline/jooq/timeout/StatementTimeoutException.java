@@ -11,23 +11,20 @@ public final class StatementTimeoutException extends DataAccessException {
 
   private static final long serialVersionUID = 1L;
 
-  /** The statement {@code sql} ran past {@code timeout} (null when not set by Faultline). */
-  public StatementTimeoutException(String sql, Duration timeout, Throwable cause) {
+  /**
+   * The statement ran past {@code timeout} (null when not set by Faultline). {@code shownStatement}
+   * is put in the message as it is, so it must be fit to show: the guard passes the statement with
+   * its literals masked ({@code jooq.sql.literals}) and shortened; null when unknown. The cause is
+   * jOOQ's own exception, whose message is jOOQ's (with the SQL as jOOQ rendered it).
+   */
+  public StatementTimeoutException(String shownStatement, Duration timeout, Throwable cause) {
     super(
         "faultline: PostgreSQL cancelled a statement after its statement_timeout"
             + (timeout == null ? "" : " of " + timeout.toMillis() + " ms (jooq.statement-timeout)")
             + ": "
-            + abbreviate(sql)
+            + (shownStatement == null ? "(statement unknown)" : shownStatement)
             + ". Make the statement faster (an index, a smaller batch) or raise the timeout for"
             + " this transaction with TimeoutOverride.",
         cause);
-  }
-
-  static String abbreviate(String sql) {
-    if (sql == null) {
-      return "(statement unknown)";
-    }
-    String oneLine = sql.replaceAll("\\s+", " ").trim();
-    return oneLine.length() <= 200 ? oneLine : oneLine.substring(0, 200) + "...";
   }
 }

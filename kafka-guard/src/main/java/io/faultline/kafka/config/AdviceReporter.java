@@ -1,5 +1,6 @@
 package io.faultline.kafka.config;
 
+import io.faultline.core.LogText;
 import io.faultline.core.finding.Finding;
 import io.faultline.core.finding.Findings;
 import java.lang.System.Logger.Level;
@@ -47,12 +48,20 @@ public final class AdviceReporter {
       all.forEach(findings::raise);
       if (advice != null) {
         for (String note : advice.notes()) {
-          LOG.log(Level.INFO, "Faultline: Kafka client " + clientKey + ": " + note);
+          LOG.log(
+              Level.INFO,
+              "Faultline: Kafka client "
+                  + LogText.oneLine(clientKey)
+                  + ": "
+                  + LogText.escape(note));
         }
       }
       return true;
     } catch (RuntimeException e) {
-      LOG.log(Level.DEBUG, "Faultline: reporting advice for " + clientKey + " failed", e);
+      LOG.log(
+          Level.DEBUG,
+          "Faultline: reporting advice for " + LogText.oneLine(clientKey) + " failed",
+          e);
       return false;
     }
   }

@@ -10,9 +10,10 @@ import java.util.Map;
 
 /**
  * Checks a Kafka client's configuration against its link: socket buffers against the
- * bandwidth-delay product (seed 002: 64 KiB buffers over a 200 ms RTT cap a connection at ~320
- * KiB/s on a 225 Mbps link), the kernel ceilings that bound them, and the no-jitter reconnect trap.
- * Stateless; never throws on odd configuration values (they count as unset).
+ * bandwidth-delay product (the Tencent CKafka incident: 64 KiB buffers over a 200 ms RTT cap a
+ * connection at ~320 KiB/s on a 225 Mbps link), the kernel ceilings that bound them, and the
+ * no-jitter reconnect trap. Stateless; never throws on odd configuration values (they count as
+ * unset).
  */
 public final class ClientConfigAdvisor {
 

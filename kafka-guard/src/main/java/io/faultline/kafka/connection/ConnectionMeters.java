@@ -20,9 +20,9 @@ import java.util.function.ToDoubleFunction;
  * KafkaMeterTags}: client type and node by default), each reading the latest TCP facts of every
  * open connection with those tags and showing the worst — the smallest window, the longest RTT, no
  * window scaling if any connection lacks it — because one crippled connection among healthy ones is
- * what seed 001 was. Retransmits are added up. {@code NaN} until a connection has a sample, or when
- * the kernel does not report a field. A set's gauges are removed when its last connection goes.
- * Thread-safe.
+ * what the LINE Kafka incident was. Retransmits are added up. {@code NaN} until a connection has a
+ * sample, or when the kernel does not report a field. A set's gauges are removed when its last
+ * connection goes. Thread-safe.
  */
 public final class ConnectionMeters {
 

@@ -1,9 +1,9 @@
 package io.faultline.kafka.connection;
 
+import io.faultline.core.LogText;
 import io.faultline.core.finding.Finding;
 import io.faultline.core.finding.Findings;
 import io.faultline.core.net.Outcome;
-import io.faultline.kafka.ClientTags;
 import io.faultline.kafka.KafkaFindingTypes;
 import io.faultline.kafka.KafkaMeterTags;
 import io.faultline.kafka.KafkaMeters;
@@ -34,6 +34,7 @@ public final class ConnectionMonitor implements AutoCloseable {
   private final Recycler recycler;
   private final MeterRegistry registry;
   private final ConnectionMeters gauges;
+  private final KafkaMeterTags tagging;
   private final LongSupplier nanoClock;
   private final Map<String, BrokerConnection> watched = new ConcurrentHashMap<>();
   private ScheduledExecutorService scheduler;
@@ -68,6 +69,7 @@ public final class ConnectionMonitor implements AutoCloseable {
     this.recycler = recycler;
     this.registry = registry;
     this.gauges = registry == null ? null : new ConnectionMeters(registry, tagging);
+    this.tagging = tagging == null ? KafkaMeterTags.DEFAULT : tagging;
     this.nanoClock = nanoClock == null ? System::nanoTime : nanoClock;
   }
 
@@ -139,7 +141,7 @@ public final class ConnectionMonitor implements AutoCloseable {
       }
       return current;
     } catch (RuntimeException e) {
-      LOG.log(Level.DEBUG, "Faultline: sampling " + key + " failed", e);
+      LOG.log(Level.DEBUG, "Faultline: sampling " + LogText.oneLine(key) + " failed", e);
       return List.of();
     }
   }
@@ -150,13 +152,11 @@ public final class ConnectionMonitor implements AutoCloseable {
         || decision == Recycler.Decision.SUSPECT) {
       return;
     }
+    // Tagged like the connection gauges: client.id only where kafka.meters.client-id asks for it.
     KafkaMeters.CONNECTION_RECYCLES
         .counter()
-        .tags(
-            KafkaMeters.CONNECTION_RECYCLES.tags(
-                ClientTags.clientId(connection.clientId()),
-                ClientTags.nodeId(connection.nodeId()),
-                decision.name().toLowerCase(java.util.Locale.ROOT)))
+        .tags(tagging.of(connection.clientType(), connection.clientId(), connection.nodeId()))
+        .tag("outcome", decision.name().toLowerCase(java.util.Locale.ROOT))
         .register(registry)
         .increment();
   }

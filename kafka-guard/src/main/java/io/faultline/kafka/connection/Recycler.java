@@ -10,7 +10,8 @@ import java.util.Objects;
 
 /**
  * Decides when a broker connection is crippled enough to close so the client reconnects (what the
- * operators of seed 002 did by restarting the task), and asks an {@link Action} to do it.
+ * operators of the Tencent CKafka incident did by restarting the task), and asks an {@link Action}
+ * to do it.
  *
  * <p>Crippled means: no window scaling, or a peer window under {@value
  * ConnectionHealth#COLLAPSED_WINDOW_SEGMENTS} segments; <em>and</em> running into the ceiling that

@@ -11,7 +11,8 @@ import java.util.Map;
  * Raises {@code KAFKA_TRANSMIT_BOUND} for the nodes of one client whose requests, over an interval,
  * spent most of their time before the broker had them (queue + transmit + delivery above half the
  * latency and above a threshold) while at least one other node stayed below the threshold: the
- * shape of seed 000, where one broker's connections were crippled and the others were fine.
+ * shape of the LINE Kafka incident, where one broker's connections were crippled and the others
+ * were fine.
  */
 public final class TransmitBoundDetector {
 

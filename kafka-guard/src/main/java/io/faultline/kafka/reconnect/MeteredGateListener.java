@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Records a gate's decisions as {@code faultline.kafka.stagger.delay} and {@code
  * faultline.kafka.connect.attempts}. Decisions are rare (connection initiations), so counters are
- * looked up in a map. Same thread rules as the gate; {@link #close()} removes its meters.
+ * looked up in a map. Same thread rules as the gate. Listeners of clients of one type share their
+ * meters; {@link #close()} removes those no other open listener holds.
  */
 public final class MeteredGateListener implements GateListener, AutoCloseable {
 
@@ -33,7 +34,7 @@ public final class MeteredGateListener implements GateListener, AutoCloseable {
             .timer()
             .tags(KafkaMeters.STAGGER_DELAY.tags(clientType.tagValue()))
             .register(registry);
-    registered.add(delay.getId());
+    hold(delay.getId());
   }
 
   @Override
@@ -48,10 +49,15 @@ public final class MeteredGateListener implements GateListener, AutoCloseable {
                       .counter()
                       .tags(KafkaMeters.CONNECT_ATTEMPTS.tags(node, outcome.tagValue()))
                       .register(registry);
-              registered.add(c.getId());
+              hold(c.getId());
               return c;
             })
         .increment();
+  }
+
+  private void hold(Meter.Id id) {
+    registered.add(id);
+    SharedMeters.hold(registry, id);
   }
 
   @Override
@@ -61,7 +67,7 @@ public final class MeteredGateListener implements GateListener, AutoCloseable {
 
   @Override
   public void close() {
-    registered.forEach(registry::remove);
+    registered.forEach(id -> SharedMeters.release(registry, id));
     registered.clear();
     attempts.clear();
   }

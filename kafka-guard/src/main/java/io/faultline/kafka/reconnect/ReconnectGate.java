@@ -12,7 +12,8 @@ import java.util.function.DoubleSupplier;
  * counted from the moment it first wants that node again, before connecting. Because it sits on
  * connection initiation ({@code NetworkClient.initiateConnect} / {@code Selector.connect}), not on
  * the reconnect backoff, it also spreads the burst after a preferred leader election, when every
- * client learns from metadata at the same moment that it needs the node again (seed 000).
+ * client learns from metadata at the same moment that it needs the node again (the LINE Kafka
+ * incident).
  *
  * <p>Safe by construction:
  *
@@ -34,8 +35,9 @@ import java.util.function.DoubleSupplier;
  * </ul>
  *
  * <p>Optional start-up jitter delays the very first connection of a new client (a Kafka Connect
- * cluster starting every worker at once, seed 002); the starvation guard applies once it has run
- * out. A process-wide {@link ConnectAdmission} limits the rate of all new connections.
+ * cluster starting every worker at once, the Tencent CKafka incident); the starvation guard applies
+ * once it has run out. A process-wide {@link ConnectAdmission} limits the rate of all new
+ * connections.
  *
  * <p>Not thread-safe: one gate per {@code NetworkClient}, called on the thread that drives it
  * (which Kafka already confines to one thread at a time).

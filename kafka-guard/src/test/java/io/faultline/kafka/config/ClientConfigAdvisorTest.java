@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ClientConfigAdvisorTest {
 
-  /** Seed 002: 225 Mbps measured by iperf3 across the ocean, ~200 ms RTT. */
+  /** The Tencent CKafka incident: 225 Mbps measured by iperf3 across the ocean, ~200 ms RTT. */
   private static final LinkMeasurement SEED_002 = LinkMeasurement.ofMbps(225, 200);
 
   @Test
@@ -36,7 +36,7 @@ class ClientConfigAdvisorTest {
         .containsExactly(
             "client replicator: send.buffer.bytes", "client replicator: receive.buffer.bytes");
     Finding receive = advice.findings().get(1);
-    // 65 536 B / 0.2 s = 327 680 B/s: the 300–325 KB/s the seed measured.
+    // 65 536 B / 0.2 s = 327 680 B/s: the 300–325 KB/s the Tencent CKafka incident measured.
     assertThat(receive.evidence()).containsEntry("ceiling_bytes_per_second", 327_680L);
     assertThat(receive.evidence()).containsEntry("recommended", -1);
     assertThat(receive.message()).contains("328 KB/s").contains("receive.buffer.bytes=-1");

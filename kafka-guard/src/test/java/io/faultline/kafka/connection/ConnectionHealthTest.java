@@ -33,7 +33,8 @@ class ConnectionHealthTest {
 
     assertThat(findings).extracting(Finding::id).containsExactly("KAFKA_WINDOW_SCALING_OFF");
     Finding f = findings.get(0);
-    // 65535 bytes / 0.2 s = 327675 B/s: the ~325 KB/s seed 002 measured on a 225 Mbps link.
+    // 65535 bytes / 0.2 s = 327675 B/s: the ~325 KB/s the Tencent CKafka incident measured on a 225
+    // Mbps link.
     assertThat(f.evidence()).containsEntry("ceiling_bytes_per_second", 327_675L);
     assertThat(f.evidence()).containsEntry("rtt_ms", 200.0);
     assertThat(f.subject()).isEqualTo("client replicator → node 2 (/10.0.0.7:9092)");
@@ -142,7 +143,7 @@ class ConnectionHealthTest {
               healthyReader));
     }
     healthy.forEach(gauges::add);
-    gauges.add(connection); // the seed 002 one, another client id
+    gauges.add(connection); // the Tencent CKafka one, another client id
     var otherNode =
         new BrokerConnection(
             ClientType.CONSUMER,

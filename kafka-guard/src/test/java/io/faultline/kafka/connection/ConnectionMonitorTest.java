@@ -71,7 +71,7 @@ class ConnectionMonitorTest {
     assertThat(
             registry
                 .get("faultline.kafka.connection.recycles")
-                .tags("node.id", "2", "decision", "recycled")
+                .tags("node.id", "2", "outcome", "recycled")
                 .counter()
                 .count())
         .isEqualTo(1.0);

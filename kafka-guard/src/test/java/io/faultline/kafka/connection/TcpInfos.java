@@ -26,7 +26,10 @@ final class TcpInfos {
     return new TcpInfos();
   }
 
-  /** Seed 002: a SYN-cookie handshake without timestamps, 200 ms across the ocean. */
+  /**
+   * The Tencent CKafka incident: a SYN-cookie handshake without timestamps, 200 ms across the
+   * ocean.
+   */
   static TcpInfos seed002() {
     TcpInfos t = new TcpInfos();
     t.options = TcpInfo.OPT_SACK;

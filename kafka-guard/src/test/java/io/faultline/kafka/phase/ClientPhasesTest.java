@@ -37,7 +37,7 @@ class ClientPhasesTest {
       phases.tcpSample("1", acked1, t + MS);
       phases.responseStarted("1", t + 4 * MS);
       assertThat(phases.responseCompleted("1", c1, t + 5 * MS)).isEqualTo(5 * MS);
-      // node 2: seed 000, two seconds to get the batch through a tiny window
+      // node 2: the LINE Kafka incident, two seconds to get the batch through a tiny window
       int c2 = correlation++;
       phases.requestCreated("2", c2, (short) 0, true, t);
       phases.bytesWritten("2", t + MS);

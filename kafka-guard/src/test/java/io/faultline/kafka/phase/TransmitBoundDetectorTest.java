@@ -16,7 +16,8 @@ class TransmitBoundDetectorTest {
 
   @Test
   void flagsTheOneNodeWhoseTimeIsBeforeTheBroker() {
-    // Seed 000: node 2 at 16 s per request, nearly all of it sending; the others fine.
+    // The LINE Kafka incident: node 2 at 16 s per request, nearly all of it sending; the others
+    // fine.
     var findings =
         detector.evaluate(
             "p1",

@@ -24,16 +24,16 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Seed 001 in miniature: two JDK {@code HttpServer}s on loopback; one client opens a new connection
- * per request (a plain {@code Socket}, closed once the response is in) at a steady rate, another
- * ({@code java.net.http.HttpClient}) keeps one connection alive beside it. Reads its own agent's
- * endpoint and prints {@code churn <host:port>}, {@code keepalive <host:port>}, {@code requests
- * <churn> <keepalive>}, {@code timewait-before/after <n>} (the agent's {@code
- * faultline_host_tcp_time_wait} gauge, from this network namespace's sockstat), {@code tcp-states
- * {STATE=n, ...}} (this namespace's sockets by state, after the churn), {@code findings-during
- * <json>} each second of the churn, then (2.5 s after it) the findings JSON and the {@code
- * faultline_net_connect*} lines between {@code report-begin} and {@code report-end}. Args: the
- * agent's endpoint port, seconds to churn, requests per second.
+ * The Elastic Beanstalk port exhaustion in miniature: two JDK {@code HttpServer}s on loopback; one
+ * client opens a new connection per request (a plain {@code Socket}, closed once the response is
+ * in) at a steady rate, another ({@code java.net.http.HttpClient}) keeps one connection alive
+ * beside it. Reads its own agent's endpoint and prints {@code churn <host:port>}, {@code keepalive
+ * <host:port>}, {@code requests <churn> <keepalive>}, {@code timewait-before/after <n>} (the
+ * agent's {@code faultline_host_tcp_time_wait} gauge, from this network namespace's sockstat),
+ * {@code tcp-states {STATE=n, ...}} (this namespace's sockets by state, after the churn), {@code
+ * findings-during <json>} each second of the churn, then (2.5 s after it) the findings JSON and the
+ * {@code faultline_net_connect*} lines between {@code report-begin} and {@code report-end}. Args:
+ * the agent's endpoint port, seconds to churn, requests per second.
  */
 public final class ChurningClientApp {
 
@@ -46,6 +46,8 @@ public final class ChurningClientApp {
 
   /** See the class comment. */
   public static void main(String[] args) throws Exception {
+    // What the test measures starts with the first call: not before the agent has woven it.
+    AgentReady.await();
     int endpoint = Integer.parseInt(args[0]);
     int seconds = Integer.parseInt(args[1]);
     int perSecond = Integer.parseInt(args[2]);
@@ -161,8 +163,9 @@ public final class ChurningClientApp {
 
   /**
    * One request on a connection of its own, closed by this side once the response is in, as the
-   * proxy of seed 001 did: the socket then waits in TIME_WAIT on this side. (An {@code
-   * HttpURLConnection} with {@code Connection: close} leaves none: the JDK server's close resets.)
+   * proxy of the Elastic Beanstalk port exhaustion did: the socket then waits in TIME_WAIT on this
+   * side. (An {@code HttpURLConnection} with {@code Connection: close} leaves none: the JDK
+   * server's close resets.)
    */
   private static void closeAfterOneRequest(InetSocketAddress server) throws IOException {
     try (Socket socket = new Socket()) {

@@ -23,6 +23,8 @@ public final class FirstSendApp {
 
   /** See the class comment. */
   public static void main(String[] args) throws Exception {
+    // What the test measures starts with the first call: not before the agent has woven it.
+    AgentReady.await();
     String bootstrap = args[0];
     String topic = args[1];
     int n = Integer.parseInt(args[2]);

@@ -10,9 +10,10 @@ import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
 
 /**
- * A plain jOOQ + HikariCP application with no Faultline code: it runs seed 004's flow once (lock a
- * row with {@code SELECT ... FOR UPDATE}, then update it in a nested {@code dsl.transaction}),
- * prints what happened, then {@code ready} and waits for a line on standard input.
+ * A plain jOOQ + HikariCP application with no Faultline code: it runs the Channel.io PostgreSQL
+ * outage's flow once (lock a row by its e-mail address with {@code SELECT ... FOR UPDATE}, then
+ * update it in a nested {@code dsl.transaction}), prints what happened, then {@code ready} and
+ * waits for a line on standard input.
  *
  * <p>Arguments: JDBC URL, user, password, table.
  */
@@ -22,6 +23,8 @@ public final class JooqNestingApp {
 
   /** See the class comment. */
   public static void main(String[] args) throws Exception {
+    // Its first transaction is what the test is about: not before the agent has woven jOOQ.
+    AgentReady.await();
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(args[0]);
     config.setUsername(args[1]);
@@ -31,8 +34,11 @@ public final class JooqNestingApp {
     try (HikariDataSource pool = new HikariDataSource(config)) {
       DSLContext dsl = DSL.using(pool, SQLDialect.POSTGRES);
       dsl.execute("DROP TABLE IF EXISTS " + table);
-      dsl.execute("CREATE TABLE " + table + " (id int PRIMARY KEY, balance int NOT NULL)");
-      dsl.execute("INSERT INTO " + table + " VALUES (1, 100)");
+      dsl.execute(
+          "CREATE TABLE "
+              + table
+              + " (id int PRIMARY KEY, email text NOT NULL, balance int NOT NULL)");
+      dsl.execute("INSERT INTO " + table + " VALUES (1, 'alice@example.com', 100)");
       try {
         lockThenNestedUpdate(dsl, table);
         System.out.println("outer committed");
@@ -51,7 +57,10 @@ public final class JooqNestingApp {
   private static void lockThenNestedUpdate(DSLContext dsl, String table) {
     dsl.transaction(
         outer -> {
-          outer.dsl().fetch("SELECT * FROM " + table + " WHERE id = 1 FOR UPDATE");
+          // By a literal e-mail address: the agent must not show it.
+          outer
+              .dsl()
+              .fetch("SELECT * FROM " + table + " WHERE email = 'alice@example.com' FOR UPDATE");
           try {
             outer
                 .dsl()

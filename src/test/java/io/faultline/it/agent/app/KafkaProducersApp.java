@@ -28,6 +28,8 @@ public final class KafkaProducersApp {
 
   /** See the class comment. */
   public static void main(String[] args) throws Exception {
+    // What the test measures starts with the first call: not before the agent has woven it.
+    AgentReady.await();
     String bootstrap = args[0];
     String topic = args[1];
     int partitions = Integer.parseInt(args[2]);

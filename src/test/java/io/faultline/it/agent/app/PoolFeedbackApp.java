@@ -27,6 +27,8 @@ public final class PoolFeedbackApp {
   private PoolFeedbackApp() {}
 
   public static void main(String[] args) throws Exception {
+    // What the test measures starts with the first call: not before the agent has woven it.
+    AgentReady.await();
     String findingsUrl = "http://127.0.0.1:" + args[0] + "/faultline/findings";
     String table = args[4];
     HikariDataSource pool = new HikariDataSource();

@@ -21,9 +21,10 @@ import org.springframework.transaction.PlatformTransactionManager;
  * auto-configuration wires it: a {@link DataSourceTransactionManager} on a HikariCP pool, jOOQ's
  * connections through a {@link TransactionAwareDataSourceProxy}, and Spring Boot's {@code
  * SpringTransactionProvider} (which begins every {@code dsl.transaction} with {@code
- * PROPAGATION_NESTED}: a nested one is a savepoint). It runs seed 004's flow once (lock a row with
- * {@code SELECT ... FOR UPDATE}, then update it in a nested {@code dsl.transaction}), prints what
- * happened, then {@code ready} and waits for a line on standard input.
+ * PROPAGATION_NESTED}: a nested one is a savepoint). It runs the Channel.io PostgreSQL outage's
+ * flow once (lock a row with {@code SELECT ... FOR UPDATE}, then update it in a nested {@code
+ * dsl.transaction}), prints what happened, then {@code ready} and waits for a line on standard
+ * input.
  *
  * <p>Arguments: JDBC URL, user, password, table, the provider's class name. The provider is named
  * rather than imported so one application runs on Spring Boot 3 ({@code
@@ -36,6 +37,8 @@ public final class SpringJooqApp {
 
   /** See the class comment. */
   public static void main(String[] args) throws Exception {
+    // Its first transaction is what the test is about: not before the agent has woven jOOQ.
+    AgentReady.await();
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(args[0]);
     config.setUsername(args[1]);

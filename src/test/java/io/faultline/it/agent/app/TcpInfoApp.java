@@ -1,22 +1,22 @@
 package io.faultline.it.agent.app;
 
-import io.faultline.agent.net.AgentTcpInfo;
-import io.faultline.core.net.Outcome;
-import io.faultline.core.net.SocketFds;
-import io.faultline.core.net.TcpInfo;
-import io.faultline.core.net.TcpInfoReader;
+import java.lang.reflect.Method;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.util.Optional;
 
 /**
  * Reads TCP_INFO of a loopback connection through the agent: the descriptor by {@code
  * SocketFds.ofChannel} (needs {@code sun.nio.ch} opened by the agent) and the facts through the JNA
  * nested in the shaded jar. Prints {@code fd=<n>}, {@code tcpinfo state=<s> rtt=<us>} or the
- * reasons.
+ * reasons. The agent's copy of core is relocated under {@code io.faultline.shaded.core}, so it is
+ * reached by those names, as the agent's own code sees it.
  */
 public final class TcpInfoApp {
+
+  private static final String CORE_NET = "io.faultline.shaded.core.net.";
 
   private TcpInfoApp() {}
 
@@ -26,24 +26,46 @@ public final class TcpInfoApp {
       server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
       try (SocketChannel client = SocketChannel.open(server.getLocalAddress());
           SocketChannel accepted = server.accept()) {
-        Outcome<Integer> fd = SocketFds.ofChannel(client);
-        System.out.println("fd=" + fd.value().map(String::valueOf).orElse("none " + fd));
-        TcpInfoReader reader = AgentTcpInfo.reader();
+        Object fd =
+            Class.forName(CORE_NET + "SocketFds")
+                .getMethod("ofChannel", SocketChannel.class)
+                .invoke(null, client);
+        Optional<?> fdValue = value(fd);
+        System.out.println("fd=" + fdValue.map(String::valueOf).orElse("none " + fd));
+        Object reader =
+            Class.forName("io.faultline.agent.net.AgentTcpInfo").getMethod("reader").invoke(null);
+        Class<?> readerType = Class.forName(CORE_NET + "TcpInfoReader");
         System.out.println(
             "reader supported="
-                + reader.isSupported()
+                + readerType.getMethod("isSupported").invoke(reader)
                 + " "
-                + reader.unsupportedReason().orElse(""));
-        if (fd.isAvailable()) {
-          Outcome<TcpInfo> info = reader.read(fd.value().orElseThrow());
-          System.out.println(
-              info.value()
-                  .map(i -> "tcpinfo state=" + i.state() + " rtt=" + i.rttMicros())
-                  .orElse("tcpinfo unavailable " + info));
+                + ((Optional<?>) readerType.getMethod("unsupportedReason").invoke(reader))
+                    .map(String::valueOf)
+                    .orElse(""));
+        if (fdValue.isPresent()) {
+          Object info = readerType.getMethod("read", int.class).invoke(reader, fdValue.get());
+          Optional<?> facts = value(info);
+          if (facts.isPresent()) {
+            Object i = facts.get();
+            System.out.println(
+                "tcpinfo state="
+                    + i.getClass().getMethod("state").invoke(i)
+                    + " rtt="
+                    + i.getClass().getMethod("rttMicros").invoke(i));
+          } else {
+            System.out.println("tcpinfo unavailable " + info);
+          }
         }
         System.out.println("jna loader=" + jnaLoader());
       }
     }
+  }
+
+  /** {@code Outcome.value()}. */
+  private static Optional<?> value(Object outcome) throws Exception {
+    Method value = outcome.getClass().getMethod("value");
+    value.setAccessible(true);
+    return (Optional<?>) value.invoke(outcome);
   }
 
   private static String jnaLoader() {

@@ -174,8 +174,8 @@ public final class DashboardWorkloadApp {
   }
 
   /**
-   * Seed 004: lock a row, then update it in a nested transaction (a savepoint); now and then a
-   * runaway query for the statement timeout.
+   * The Channel.io PostgreSQL outage: lock a row, then update it in a nested transaction (a
+   * savepoint); now and then a runaway query for the statement timeout.
    */
   private static void nestedTransactions(DSLContext dsl, String table) {
     int round = 0;

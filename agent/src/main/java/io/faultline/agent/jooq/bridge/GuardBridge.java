@@ -29,6 +29,11 @@ import org.jooq.impl.DataSourceConnectionProvider;
  */
 public final class GuardBridge implements TransactionHooks {
 
+  /** The end of every copy's ledger key (the class name of jooq-guard's {@code Ledger}). */
+  private static final String LEDGER_KEY_SUFFIX = ".jooq.internal.Ledger";
+
+  private static volatile boolean reportedApplicationGuard;
+
   private final AgentRuntime runtime;
   private final TransactionGuard guard;
   private final Map<Object, Boolean> savepointsByProvider =
@@ -50,6 +55,10 @@ public final class GuardBridge implements TransactionHooks {
   @Override
   public Object beginEnter(Object provider, Object ctx) {
     TransactionContext tx = (TransactionContext) ctx;
+    if (guardedByTheApplication(tx)) {
+      // Its own ledger is never opened, so commit and rollback pass through unguarded as well.
+      return true;
+    }
     boolean nested = tx.configuration().data(Ledger.DATA_KEY) != null;
     if (!nested) {
       startHealth(tx.configuration().connectionProvider());
@@ -64,6 +73,31 @@ public final class GuardBridge implements TransactionHooks {
       recordNested(tx, "refused");
       return e;
     }
+  }
+
+  /**
+   * Whether the application's own jooq-guard (a {@code GuardedTransactionProvider} around this
+   * provider) already guards the transaction: its ledger, under its own copy's key, is in the
+   * configuration. The agent's copy of jooq-guard is relocated, so the two keys differ only in
+   * their package; the application's guard is left to do the job alone.
+   */
+  private static boolean guardedByTheApplication(TransactionContext tx) {
+    for (Object key : tx.configuration().data().keySet()) {
+      if (key instanceof String name
+          && name.endsWith(LEDGER_KEY_SUFFIX)
+          && !name.equals(Ledger.DATA_KEY)) {
+        if (!reportedApplicationGuard) {
+          reportedApplicationGuard = true;
+          System.getLogger(GuardBridge.class.getName())
+              .log(
+                  System.Logger.Level.INFO,
+                  "faultline: a jOOQ transaction is already guarded by the application's"
+                      + " jooq-guard; the agent leaves such transactions to it");
+        }
+        return true;
+      }
+    }
+    return false;
   }
 
   private void recordNested(TransactionContext tx, String outcome) {

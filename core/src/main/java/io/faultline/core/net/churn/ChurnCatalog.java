@@ -2,6 +2,7 @@ package io.faultline.core.net.churn;
 
 import io.faultline.core.finding.FindingCatalog;
 import io.faultline.core.finding.FindingType;
+import io.faultline.core.finding.Incident;
 import io.faultline.core.finding.Severity;
 import io.faultline.core.metrics.MeterCatalog;
 import io.faultline.core.metrics.MeterDoc;
@@ -17,14 +18,15 @@ public final class ChurnCatalog implements FindingCatalog, MeterCatalog {
           Severity.WARNING,
           "New outbound connections to one destination at a rate that fills the ephemeral ports"
               + " with TIME_WAIT sockets",
-          "Seed 001: a proxy opened a new connection per request to its backend; about 27,000"
-              + " sockets sat in TIME_WAIT, the ephemeral port range ran out, and connect() failed"
-              + " with 'Cannot assign requested address' (errno 99). Every connection this side"
-              + " closes first stays in TIME_WAIT for 60 s, so rate x 60 s is how many ports that"
-              + " destination keeps busy.",
+          "The Elastic Beanstalk port exhaustion: a proxy opened a new connection per request to"
+              + " its backend; about 27,000 sockets sat in TIME_WAIT, the ephemeral port range ran"
+              + " out, and connect() failed with 'Cannot assign requested address' (errno 99)."
+              + " Every connection this side closes first stays in TIME_WAIT for 60 s, so rate x"
+              + " 60 s is how many ports that destination keeps busy.",
           "Reuse connections: HTTP keep-alive, a connection pool, one long-lived client instead of"
               + " one per request. Meanwhile net.ipv4.tcp_tw_reuse=1 lets outbound connects take a"
-              + " TIME_WAIT port and a wider net.ipv4.ip_local_port_range buys time.");
+              + " TIME_WAIT port and a wider net.ipv4.ip_local_port_range buys time.",
+          Incident.ELASTIC_BEANSTALK_PORTS);
 
   /** New connections per destination. */
   public static final MeterDoc CONNECTS =

@@ -5,7 +5,10 @@ import io.faultline.core.config.ConfigKeyCatalog;
 import java.time.Duration;
 import java.util.List;
 
-/** Configuration of connection-churn tracking (seed 001: ports exhausted by TIME_WAIT). */
+/**
+ * Configuration of connection-churn tracking (Elastic Beanstalk port exhaustion: ports exhausted by
+ * TIME_WAIT).
+ */
 public final class ChurnKeys implements ConfigKeyCatalog {
 
   /** The feature and its on/off switch. */

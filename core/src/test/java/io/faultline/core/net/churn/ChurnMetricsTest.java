@@ -1,9 +1,11 @@
 package io.faultline.core.net.churn;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.faultline.core.finding.Findings;
 import io.faultline.core.host.PortBudget;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetSocketAddress;
 import java.time.Clock;
@@ -55,5 +57,54 @@ class ChurnMetricsTest {
 
     metrics.close();
     assertThat(registry.getMeters()).isEmpty();
+  }
+
+  @Test
+  void twoTaggedBindersShareARegistryAndCloseRemovesOnlyItsOwn() {
+    ConnectChurn churn = new ConnectChurn(8);
+    ChurnMonitor monitor =
+        new ChurnMonitor(
+            churn,
+            Optional::empty,
+            new Findings(Duration.ofMinutes(10), Clock.systemUTC(), System.getLogger("test")),
+            new ChurnMonitor.Settings(0.5, 5.0, 3),
+            System::nanoTime);
+    churn.connected(InetSocketAddress.createUnresolved("db", 5432));
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    SimpleMeterRegistry other = new SimpleMeterRegistry();
+    ChurnMetrics a = new ChurnMetrics(churn, monitor, Tags.of("side", "a"));
+    ChurnMetrics b = new ChurnMetrics(churn, monitor, Tags.of("side", "b"));
+    a.bindTo(registry);
+    a.bindTo(other);
+    b.bindTo(registry);
+
+    churn.connected(InetSocketAddress.createUnresolved("cache", 6379));
+    a.refresh();
+    b.refresh();
+    assertThat(registry.find("faultline.net.connects").tag("side", "a").meters()).hasSize(2);
+    assertThat(registry.find("faultline.net.connects").tag("side", "b").meters()).hasSize(2);
+    assertThat(other.find("faultline.net.connects").meters()).hasSize(2);
+
+    a.close();
+    assertThat(other.getMeters()).isEmpty();
+    assertThat(registry.getMeters())
+        .hasSize(4)
+        .allSatisfy(m -> assertThat(m.getId().getTag("side")).isEqualTo("b"));
+    b.close();
+  }
+
+  @Test
+  void refusesTheDestinationKeyAsAnExtraTag() {
+    ConnectChurn churn = new ConnectChurn(1);
+    ChurnMonitor monitor =
+        new ChurnMonitor(
+            churn,
+            Optional::empty,
+            new Findings(Duration.ofMinutes(10), Clock.systemUTC(), System.getLogger("test")),
+            new ChurnMonitor.Settings(0.5, 5.0, 3),
+            System::nanoTime);
+    assertThatThrownBy(() -> new ChurnMetrics(churn, monitor, Tags.of("destination", "x")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'destination'");
   }
 }

@@ -60,7 +60,8 @@ class ChurnMonitorTest {
 
   @Test
   void aRateThatNeedsMorePortsThanTheRangeIsCriticalWithTimeToExhaustion() {
-    // Seed 001's order of magnitude: 500/s keeps 30,000 in TIME_WAIT, more than the range.
+    // The Elastic Beanstalk port exhaustion's order of magnitude: 500/s keeps 30,000 in TIME_WAIT,
+    // more than the range.
     List<Finding> found = runIntervals(4, 500);
 
     assertThat(found)

@@ -77,9 +77,9 @@ final class BrokerNamespace implements AutoCloseable {
   }
 
   /**
-   * Seed 002's handshake for new connections to {@code ports}: SYN cookies for every SYN, and the
-   * timestamp option stripped from incoming SYNs (the NAT gateway's doing), so the cookie cannot
-   * carry window scaling.
+   * The Tencent CKafka incident's handshake for new connections to {@code ports}: SYN cookies for
+   * every SYN, and the timestamp option stripped from incoming SYNs (the NAT gateway's doing), so
+   * the cookie cannot carry window scaling.
    */
   void loseWindowScaling(List<Integer> ports) throws IOException {
     inside("sysctl", "-q", "-w", "net.ipv4.tcp_syncookies=2");

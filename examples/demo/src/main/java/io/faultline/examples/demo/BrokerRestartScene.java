@@ -6,11 +6,11 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A broker restart with many clients reconnecting (seed 000's rolling restart): node 2 restarts
- * while {@value #PRODUCERS} producers keep writing to partitions on both nodes. The agent's
- * reconnect gate holds each connection to the lost node back by a random delay in [0, {@code
- * kafka.stagger.window}), so the reconnects reach the broker spread out instead of as one SYN
- * burst. The connections are watched from the service's {@code /proc/PID/net/tcp}.
+ * A broker restart with many clients reconnecting (the LINE Kafka incident's rolling restart): node
+ * 2 restarts while {@value #PRODUCERS} producers keep writing to partitions on both nodes. The
+ * agent's reconnect gate holds each connection to the lost node back by a random delay in [0,
+ * {@code kafka.stagger.window}), so the reconnects reach the broker spread out instead of as one
+ * SYN burst. The connections are watched from the service's {@code /proc/PID/net/tcp}.
  */
 final class BrokerRestartScene implements Scene {
 
@@ -28,7 +28,7 @@ final class BrokerRestartScene implements Scene {
 
   @Override
   public String incident() {
-    return "seed 000, LINE: 18k clients reconnecting at once filled the SYN queue";
+    return "LINE Kafka incident: 18k clients reconnecting at once filled the SYN queue";
   }
 
   @Override

@@ -2,7 +2,7 @@ package io.faultline.examples.demo;
 
 import java.time.Duration;
 
-/** Seed 001: a client that opens a new connection per request. */
+/** The Elastic Beanstalk port exhaustion: a client that opens a new connection per request. */
 final class ConnectionChurnScene implements Scene {
 
   static final int SECONDS = 6;
@@ -20,7 +20,7 @@ final class ConnectionChurnScene implements Scene {
 
   @Override
   public String incident() {
-    return "seed 001: 27k sockets in TIME_WAIT, connect() failed with errno 99";
+    return "Elastic Beanstalk port exhaustion: 27k sockets in TIME_WAIT, connect() errno 99";
   }
 
   @Override

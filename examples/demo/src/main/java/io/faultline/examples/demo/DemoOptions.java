@@ -54,7 +54,7 @@ record DemoOptions(List<String> scenes, boolean noWait, Path recordMetrics, bool
     out.append(
         "Starts an embedded PostgreSQL and two embedded Kafka brokers, then a small service with\n");
     out.append(
-        "the Faultline agent that repeats each incident of ../shared/seeds on purpose, and\n");
+        "the Faultline agent that repeats each incident of docs/incidents.md on purpose, and\n");
     out.append("prints what Faultline found.\n\n");
     out.append("  --scene NAME           run only this scene (repeatable); the scenes:\n");
     for (Scene s : all) {

@@ -17,7 +17,7 @@ final class LongTransactionScene implements Scene {
 
   @Override
   public String incident() {
-    return "seed 004: one long transaction let MultiXacts pile up";
+    return "Channel.io PostgreSQL outage: one long transaction let MultiXacts pile up";
   }
 
   @Override

@@ -33,7 +33,7 @@ final class ProduceScene implements Scene {
 
   @Override
   public String incident() {
-    return "seed 000, LINE: 16 s producer latency the broker's own metrics did not show";
+    return "LINE Kafka incident: 16 s producer latency the broker's own metrics did not show";
   }
 
   @Override

@@ -22,7 +22,7 @@ final class RunawayQueryScene implements Scene {
 
   @Override
   public String incident() {
-    return "seed 004: statements without a deadline held locks and connections";
+    return "Channel.io PostgreSQL outage: statements without a deadline held locks and connections";
   }
 
   @Override

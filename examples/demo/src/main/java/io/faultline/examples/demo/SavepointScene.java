@@ -3,7 +3,10 @@ package io.faultline.examples.demo;
 import java.time.Duration;
 import java.util.Map;
 
-/** Seed 004: a nested jOOQ transaction after {@code SELECT ... FOR UPDATE} makes a MultiXact. */
+/**
+ * The Channel.io PostgreSQL outage: a nested jOOQ transaction after {@code SELECT ... FOR UPDATE}
+ * makes a MultiXact.
+ */
 final class SavepointScene implements Scene {
 
   @Override
@@ -18,7 +21,7 @@ final class SavepointScene implements Scene {
 
   @Override
   public String incident() {
-    return "seed 004, Channel.io: MultiXact SLRU waits, 15-minute outage";
+    return "Channel.io PostgreSQL outage: MultiXact SLRU waits, 15-minute outage";
   }
 
   @Override
@@ -51,7 +54,7 @@ final class SavepointScene implements Scene {
     double savepoints =
         ctx.agent
             .metrics()
-            .sum("faultline_jooq_savepoints_total", Map.of("event", "created"))
+            .sum("faultline_jooq_savepoints_total", Map.of("outcome", "created"))
             .orElse(0);
     String figure =
         String.format(

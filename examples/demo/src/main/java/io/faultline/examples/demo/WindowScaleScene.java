@@ -4,9 +4,9 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Seed 002: a connection made while the broker's host answers with SYN cookies and the client's SYN
- * lost its timestamp option on the way has no window scaling — a 64 KiB window whatever the link.
- * Needs the broker in a network namespace of the demo's own.
+ * The Tencent CKafka incident: a connection made while the broker's host answers with SYN cookies
+ * and the client's SYN lost its timestamp option on the way has no window scaling — a 64 KiB window
+ * whatever the link. Needs the broker in a network namespace of the demo's own.
  */
 final class WindowScaleScene implements Scene {
 
@@ -22,7 +22,7 @@ final class WindowScaleScene implements Scene {
 
   @Override
   public String incident() {
-    return "seed 002, Tencent CKafka: 300 KB/s on a 225 Mbps link";
+    return "Tencent CKafka incident: 300 KB/s on a 225 Mbps link";
   }
 
   @Override
@@ -48,7 +48,8 @@ final class WindowScaleScene implements Scene {
     ctx.console.line(
         "In the broker's network namespace: net.ipv4.tcp_syncookies=2 and an nftables rule that");
     ctx.console.line(
-        "strips the timestamp option from SYNs to the Kafka port (what seed 002's NAT gateway did).");
+        "strips the timestamp option from SYNs to the Kafka port (what the Tencent CKafka"
+            + " incident's NAT gateway did).");
     long cookiesBefore = ns.syncookiesSent();
     try {
       ns.loseWindowScaling(ctx.kafka.ports());

@@ -48,7 +48,8 @@ public final class JooqHikariExample {
    * @param findings the findings raised, active at the end
    * @param refused the message of the refused nested transaction
    * @param timedOut the message of the statement timeout
-   * @param counters the WARN guard's counters, {@code name{tag=value}} to count
+   * @param counters both guards' counters, {@code name{tag=value,...}} to count; the {@code guard}
+   *     tag tells them apart
    */
   public record Result(
       GuardStats warnStats,
@@ -89,12 +90,17 @@ public final class JooqHikariExample {
             .nesting(NestingPolicy.WARN)
             .statementTimeout(Duration.ofMillis(500))
             .meterRegistry(registry)
+            .tags("guard", "warn")
             .findings(findings)
             .build();
-    // A second guard, no registry: its counters would share the first one's meter ids.
+    // A second guard on the same registry: without a tag of its own its meters would have the
+    // first one's ids, and Micrometer would silently keep only the first. Two databases would
+    // say which database instead, e.g. tags("db", "orders") and tags("db", "billing").
     GuardedTransactionProvider fail =
         GuardedTransactionProvider.wrap(new DefaultTransactionProvider(connections))
             .nesting(NestingPolicy.FAIL)
+            .meterRegistry(registry)
+            .tags("guard", "fail")
             .findings(findings)
             .build();
     DSLContext warnDsl = dsl(connections, warn);
@@ -149,12 +155,13 @@ public final class JooqHikariExample {
       Map<String, Double> counters = counters(registry);
       out.println("== Stats (WARN guard): " + warnStats);
       out.println("== Stats (FAIL guard): " + failStats);
-      out.println("== Meters (WARN guard):");
+      out.println("== Meters (both guards, one registry):");
       counters.forEach((name, value) -> out.println("   " + name + " = " + value));
       return new Result(warnStats, failStats, findings.active(), refused[0], timedOut, counters);
     } finally {
       warnDsl.execute("drop table if exists " + table);
       warn.guard().unbindMeters();
+      fail.guard().unbindMeters();
     }
   }
 

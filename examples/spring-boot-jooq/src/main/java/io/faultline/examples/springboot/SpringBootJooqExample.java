@@ -22,8 +22,8 @@ import org.springframework.transaction.PlatformTransactionManager;
  * jooq-guard in a Spring Boot application with the jOOQ starter: the guarded provider is a bean of
  * type {@code TransactionProvider}, so the starter uses it (instead of its own {@code
  * SpringTransactionProvider}, which it decorates) for the auto-configured {@link DSLContext}. On
- * start it runs seed 004's flow (a nested transaction after {@code SELECT … FOR UPDATE}) and a
- * runaway query, prints what the guard counted and found, and exits.
+ * start it runs the Channel.io PostgreSQL outage's flow (a nested transaction after {@code SELECT …
+ * FOR UPDATE}) and a runaway query, prints what the guard counted and found, and exits.
  *
  * <p>Run: {@code java -jar target/faultline-example-spring-boot-jooq-*.jar
  * --spring.datasource.url=JDBC_URL --spring.datasource.username=USER

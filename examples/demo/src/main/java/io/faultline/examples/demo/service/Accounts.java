@@ -11,8 +11,8 @@ import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
 
 /**
- * Seed 004's side of the service: an {@code account} table used through plain jOOQ over a HikariCP
- * pool, the way the incident's service used it.
+ * The Channel.io PostgreSQL outage's side of the service: an {@code account} table used through
+ * plain jOOQ over a HikariCP pool, the way the incident's service used it.
  */
 final class Accounts implements AutoCloseable {
 
@@ -37,9 +37,9 @@ final class Accounts implements AutoCloseable {
   }
 
   /**
-   * Seed 004's flow: {@code SELECT ... FOR UPDATE} in a transaction, then the same row updated in a
-   * nested {@code dsl.transaction} — which jOOQ runs as a savepoint, so PostgreSQL records the
-   * row's locker and updater in a MultiXact.
+   * The Channel.io PostgreSQL outage's flow: {@code SELECT ... FOR UPDATE} in a transaction, then
+   * the same row updated in a nested {@code dsl.transaction} — which jOOQ runs as a savepoint, so
+   * PostgreSQL records the row's locker and updater in a MultiXact.
    */
   Map<String, Object> lockThenNestedUpdate() {
     dsl.transaction(

@@ -14,9 +14,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Seed 001's side of the service: a backend on loopback (a JDK {@code HttpServer}) and a client
- * that opens a new TCP connection for every request and closes it after the response — no
- * keep-alive, no pool — so each request leaves a socket in TIME_WAIT.
+ * The Elastic Beanstalk port exhaustion's side of the service: a backend on loopback (a JDK {@code
+ * HttpServer}) and a client that opens a new TCP connection for every request and closes it after
+ * the response — no keep-alive, no pool — so each request leaves a socket in TIME_WAIT.
  */
 final class ConnectionPerRequestClient {
 

@@ -10,7 +10,7 @@ import java.util.stream.Collectors;
 /**
  * The demo's service: a plain jOOQ + HikariCP + kafka-clients application with no Faultline code,
  * run by the launcher with {@code -javaagent:} on the agent jar. It does, one command at a time,
- * what the incidents in {@code ../shared/seeds/} did; the launcher then asks the agent what it saw.
+ * what the incidents in docs/incidents.md did; the launcher then asks the agent what it saw.
  *
  * <p>Commands arrive one per line on standard input ({@code name arg...}); each is answered by one
  * line on standard output, {@code @done name key=value ...} or {@code @failed name message}. End of
@@ -27,6 +27,7 @@ public final class DemoService {
       System.err.println("usage: DemoService <jdbc-url> <user> <password> <bootstrap-servers>");
       System.exit(64);
     }
+    awaitAgent();
     try (Accounts accounts = new Accounts(args[0], args[1], args[2]);
         ProducerFleet fleet = new ProducerFleet(args[3])) {
       ConnectionPerRequestClient churn = new ConnectionPerRequestClient();
@@ -74,5 +75,28 @@ public final class DemoService {
   private static synchronized void reply(String line) {
     System.out.println(line);
     System.out.flush();
+  }
+
+  /**
+   * Waits (at most 30 s) until the agent has woven the libraries. The agent never makes an
+   * application wait: a pool or a producer created before it is installed is observed only from its
+   * next call on, and the demo wants every scene seen whole. Reached by name: the service has no
+   * Faultline code.
+   */
+  private static void awaitAgent() throws InterruptedException {
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (System.nanoTime() < deadline) {
+      try {
+        Class<?> runtime = Class.forName("io.faultline.agent.AgentRuntime");
+        Object current =
+            ((java.util.Optional<?>) runtime.getMethod("current").invoke(null)).orElse(null);
+        if (current != null && (Boolean) runtime.getMethod("isInstalled").invoke(current)) {
+          return;
+        }
+      } catch (ReflectiveOperationException | LinkageError e) {
+        return; // no agent
+      }
+      Thread.sleep(10);
+    }
   }
 }

@@ -15,7 +15,10 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 
-/** Seed 000's and 002's side of the service: Kafka producers, configured as applications do. */
+/**
+ * The LINE Kafka and Tencent CKafka incidents' side of the service: Kafka producers, configured as
+ * applications do.
+ */
 final class ProducerFleet implements AutoCloseable {
 
   static final String TOPIC = "orders";

@@ -1,0 +1,83 @@
+package io.faultline.core.host;
+
+import io.faultline.core.metrics.MeterCatalog;
+import io.faultline.core.metrics.MeterDoc;
+import java.util.List;
+
+/** The meters of {@link HostTcpMetrics}: the kernel's TCP counters of the namespace read. */
+public final class HostTcpMeters implements MeterCatalog {
+
+  private static final String FEATURE = "host.tcp";
+
+  /** SYNs answered with a SYN cookie. */
+  public static final MeterDoc SYNCOOKIES_SENT =
+      counter("syncookies.sent", "SYNs answered with a SYN cookie (SYN queue full)");
+
+  /** ACKs carrying a valid SYN cookie. */
+  public static final MeterDoc SYNCOOKIES_RECEIVED =
+      counter("syncookies.received", "ACKs that carried a valid SYN cookie");
+
+  /** ACKs with an invalid SYN cookie. */
+  public static final MeterDoc SYNCOOKIES_FAILED =
+      counter("syncookies.failed", "ACKs with an invalid SYN cookie");
+
+  /** Connections dropped on a full accept queue. */
+  public static final MeterDoc LISTEN_OVERFLOWS =
+      counter("listen.overflows", "Connections dropped because an accept queue was full");
+
+  /** Connection attempts dropped by a listener. */
+  public static final MeterDoc LISTEN_DROPS =
+      counter("listen.drops", "Connection attempts dropped by a listener for any reason");
+
+  /** SYN cookies sent because the SYN queue was full. */
+  public static final MeterDoc REQQ_FULL_COOKIES =
+      counter("reqq.full.cookies", "SYN cookies sent because the SYN queue was full");
+
+  /** SYNs dropped because the SYN queue was full. */
+  public static final MeterDoc REQQ_FULL_DROPS =
+      counter("reqq.full.drops", "SYNs dropped because the SYN queue was full");
+
+  /** Sockets in TIME_WAIT. */
+  public static final MeterDoc TIME_WAIT =
+      gauge("time.wait", "sockets", "TCP sockets in TIME_WAIT (each holds an ephemeral port).");
+
+  /** Sockets in use. */
+  public static final MeterDoc INUSE = gauge("inuse", "sockets", "TCP sockets in use.");
+
+  /** Size of the ephemeral port range. */
+  public static final MeterDoc EPHEMERAL_PORTS =
+      gauge("ephemeral.ports", "ports", "Size of net.ipv4.ip_local_port_range.");
+
+  /** Public so {@link java.util.ServiceLoader} can create it. */
+  public HostTcpMeters() {}
+
+  private static MeterDoc counter(String suffix, String description) {
+    return new MeterDoc(
+        "faultline.host.tcp." + suffix,
+        MeterDoc.Type.COUNTER,
+        "events",
+        List.of(),
+        description + ", from the TcpExt counters of /proc/net/netstat.",
+        FEATURE);
+  }
+
+  private static MeterDoc gauge(String suffix, String unit, String description) {
+    return new MeterDoc(
+        "faultline.host.tcp." + suffix, MeterDoc.Type.GAUGE, unit, List.of(), description, FEATURE);
+  }
+
+  @Override
+  public List<MeterDoc> meters() {
+    return List.of(
+        SYNCOOKIES_SENT,
+        SYNCOOKIES_RECEIVED,
+        SYNCOOKIES_FAILED,
+        LISTEN_OVERFLOWS,
+        LISTEN_DROPS,
+        REQQ_FULL_COOKIES,
+        REQQ_FULL_DROPS,
+        TIME_WAIT,
+        INUSE,
+        EPHEMERAL_PORTS);
+  }
+}
