@@ -88,7 +88,7 @@ final class StartupChecks {
 
   /** Savepoints the jOOQ instrumentation counted (nested transactions on PostgreSQL). */
   static double savepointsCreated(PrometheusText metrics) {
-    return metrics.sum("faultline_jooq_savepoints_total", Map.of("event", "created"));
+    return metrics.sum("faultline_jooq_savepoints_total", Map.of("outcome", "created"));
   }
 
   /** Nested transactions the jOOQ instrumentation saw, whatever the policy did. */
