@@ -21,13 +21,13 @@ import java.util.concurrent.locks.LockSupport;
  * thread while {@code main} starts. The modules' transformers are added to it through {@link
  * DeferringInstrumentation} and called in order for every class it sees.
  *
- * <p><b>Nobody waits here.</b> A class that loads before the modules are installed loads as it is:
- * an application thread that loads it may hold class-loading locks the installation needs, so
- * making it wait can deadlock (it did, with a main class that links jOOQ or kafka-clients types, a
- * Kafka broker, a Spring Boot jar and the OpenTelemetry agent). Such a class is remembered when a
- * module {@linkplain Gate may weave} it, and the installing thread retransforms it once every
- * module is in place ({@link #endStartup()}, {@link #lateClasses}). The time application threads
- * spend in this transformer during the start is added up ({@link #startupNanos()}).
+ * <p><b>Nobody waits here.</b> A class that loads before the start has ended loads as it is: an
+ * application thread that loads it may hold class-loading locks the installation needs, so making
+ * it wait can deadlock (it did, with a main class that links jOOQ or kafka-clients types, a Kafka
+ * broker, a Spring Boot jar and the OpenTelemetry agent). Such a class is remembered when a module
+ * {@linkplain Gate may weave} it, and the installing thread retransforms it once every module is in
+ * place ({@link #endStartup}). The time application threads spend in this transformer during the
+ * start is added up ({@link #startupNanos()}).
  */
 public final class DeferredTransformer implements ClassFileTransformer {
 
@@ -161,8 +161,7 @@ public final class DeferredTransformer implements ClassFileTransformer {
             && Thread.currentThread() != installer
             && internalName != null
             && !isAgentCode(protectionDomain)) {
-          return transformDuringStartup(
-              module, loader, internalName, classBeingRedefined, protectionDomain, classfileBuffer);
+          return transformDuringStartup(internalName, loader, classBeingRedefined, classfileBuffer);
         }
       } finally {
         inStartupTransform.decrementAndGet();
@@ -172,20 +171,23 @@ public final class DeferredTransformer implements ClassFileTransformer {
         module, loader, internalName, classBeingRedefined, protectionDomain, classfileBuffer);
   }
 
+  /**
+   * During the start an application thread only looks at the class and goes on: even the modules
+   * already installed are left to the agent's thread, which weaves what was remembered once all of
+   * them are in. Weaving here would make the loading thread run Byte Buddy (tens of milliseconds
+   * for a first weave) while the installation runs beside it.
+   */
   private byte[] transformDuringStartup(
-      Module module,
-      ClassLoader loader,
       String internalName,
+      ClassLoader loader,
       Class<?> classBeingRedefined,
-      ProtectionDomain protectionDomain,
       byte[] classfileBuffer) {
     long started = System.nanoTime();
     try {
       if (classBeingRedefined == null) {
         remember(internalName, loader, classfileBuffer);
       }
-      return transformByModules(
-          module, loader, internalName, classBeingRedefined, protectionDomain, classfileBuffer);
+      return null;
     } finally {
       startupNanos.add(System.nanoTime() - started);
     }

@@ -398,6 +398,7 @@ public final class InstrumentationInstaller {
     private final InstalledModule entry;
     private final TypeInstrumentation type;
     private final ClassFileLocator locator;
+    private final ClassLoader agentLoader;
     private final Map<String, Advice> adviceCache = new ConcurrentHashMap<>();
     private final StackManipulation exceptionHandler;
 
@@ -409,6 +410,7 @@ public final class InstrumentationInstaller {
         StackManipulation errorCall) {
       this.entry = entry;
       this.type = type;
+      this.agentLoader = agentLoader;
       this.locator = ClassFileLocator.ForClassLoader.of(agentLoader);
       this.exceptionHandler =
           new StackManipulation.Compound(new TextConstant(entry.name()), errorCall);
@@ -449,17 +451,33 @@ public final class InstrumentationInstaller {
       }
       DynamicType.Builder<?> woven = builder;
       for (TypeInstrumentation.AdviceBinding binding : type.advice()) {
-        woven = woven.visit(advice(binding.adviceClassName()).on(binding.methods()));
+        woven = woven.visit(advice(binding.adviceClassName(), classLoader).on(binding.methods()));
       }
       return woven;
     }
 
-    private Advice advice(String className) {
-      return adviceCache.computeIfAbsent(
-          className,
-          name ->
-              Advice.to(uncachedPool(locator).describe(name).resolve(), locator)
-                  .withExceptionHandler(new Advice.ExceptionHandler.Simple(exceptionHandler)));
+    /**
+     * The advice class, described with the types its signatures name resolved from the agent's jar
+     * (the system class path, where the application's libraries usually are). A library in a loader
+     * the agent cannot see (a child-first plugin loader) is described again next to that loader,
+     * uncached: a cached description would keep the loader alive.
+     */
+    private Advice advice(String className, ClassLoader target) {
+      try {
+        return adviceCache.computeIfAbsent(className, name -> describe(name, locator));
+      } catch (RuntimeException notVisibleToTheAgent) {
+        if (target == null || target == agentLoader) {
+          throw notVisibleToTheAgent;
+        }
+        return describe(
+            className,
+            new ClassFileLocator.Compound(locator, ClassFileLocator.ForClassLoader.of(target)));
+      }
+    }
+
+    private Advice describe(String className, ClassFileLocator types) {
+      return Advice.to(uncachedPool(types).describe(className).resolve(), locator)
+          .withExceptionHandler(new Advice.ExceptionHandler.Simple(exceptionHandler));
     }
   }
 

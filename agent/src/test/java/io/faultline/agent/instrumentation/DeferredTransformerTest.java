@@ -68,9 +68,20 @@ class DeferredTransformerTest {
   }
 
   @Test
-  void modulesAddedDuringTheStartWeaveLaterLoadsInOrder() throws Exception {
+  void duringTheStartEvenInstalledModulesAreLeftToTheAgentsThread() throws Exception {
+    deferred.add(appending("+a"));
+
+    assertThat(load("org/apache/kafka/X", bytes("class"))).isNull();
+    assertThat(deferred.endStartup(1000))
+        .extracting(DeferredTransformer.EarlyClass::name)
+        .containsExactly("org.apache.kafka.X");
+  }
+
+  @Test
+  void afterTheStartModulesWeaveLoadsInOrder() throws Exception {
     deferred.add(appending("+a"));
     deferred.add(appending("+b"));
+    deferred.endStartup(1000);
 
     assertThat(new String(load("org/apache/kafka/X", bytes("class")), StandardCharsets.UTF_8))
         .isEqualTo("class+a+b");
@@ -99,38 +110,32 @@ class DeferredTransformerTest {
   void endingTheStartWaitsForALoadStillInTheTransformer() throws Exception {
     CountDownLatch inside = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    deferred.add(
-        new ClassFileTransformer() {
-          @Override
-          public byte[] transform(
-              Module module,
-              ClassLoader loader,
-              String className,
-              Class<?> redefined,
-              ProtectionDomain domain,
-              byte[] bytes) {
-            inside.countDown();
-            try {
-              release.await();
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-            }
-            return null;
-          }
-        });
+    DeferredTransformer slowGate =
+        new DeferredTransformer(
+            (name, loader, bytes) -> {
+              inside.countDown();
+              try {
+                release.await();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              return true;
+            },
+            null);
     CompletableFuture<byte[]> loading =
         CompletableFuture.supplyAsync(
-            () -> {
-              try {
-                return load("org/apache/kafka/Slow", bytes("class"));
-              } catch (Exception e) {
-                throw new IllegalStateException(e);
-              }
-            });
+            () ->
+                slowGate.transform(
+                    Object.class.getModule(),
+                    APP,
+                    "org/apache/kafka/Slow",
+                    null,
+                    (ProtectionDomain) null,
+                    bytes("class")));
     assertThat(inside.await(5, TimeUnit.SECONDS)).isTrue();
 
     CompletableFuture<List<DeferredTransformer.EarlyClass>> ending =
-        CompletableFuture.supplyAsync(() -> deferred.endStartup(5000));
+        CompletableFuture.supplyAsync(() -> slowGate.endStartup(5000));
     assertThat(waitsAtLeast(ending, 200)).as("waits for the load in flight").isTrue();
     release.countDown();
 
