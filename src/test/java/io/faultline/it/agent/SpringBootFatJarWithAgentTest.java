@@ -4,14 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.faultline.it.servers.PostgresServer;
 import io.faultline.it.servers.RealServers;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -32,7 +29,7 @@ class SpringBootFatJarWithAgentTest {
 
   @Test
   void startsRunsItsTransactionsAndIsGuardedOnce(PostgresServer postgres) throws Exception {
-    Path jar = exampleJar();
+    Path jar = io.faultline.it.servers.TestPaths.springBootExampleJar();
     String without;
     double withoutSeconds;
     try (WatchedChild app =
@@ -103,20 +100,5 @@ class SpringBootFatJarWithAgentTest {
             "--spring.datasource.password=" + postgres.password(),
             "--faultline.jooq.statement-timeout=" + STATEMENT_TIMEOUT));
     return command;
-  }
-
-  /** The repackaged jar the build left in the example's target/. */
-  private static Path exampleJar() throws IOException {
-    Path docs = Path.of(System.getProperty("faultline.it.docs.dir", "../../docs"));
-    Path target = docs.resolveSibling("examples").resolve("spring-boot-jooq/target").normalize();
-    List<Path> jars;
-    try (Stream<Path> files = Files.list(target)) {
-      jars =
-          files
-              .filter(p -> p.getFileName().toString().matches("faultline-example-.*\\.jar"))
-              .toList();
-    }
-    assertThat(jars).as("built by ./mvnw package -pl examples/spring-boot-jooq -am").hasSize(1);
-    return jars.get(0);
   }
 }

@@ -57,15 +57,20 @@ final class WatchedChild implements AutoCloseable {
    * it does not within {@code timeout} or the child exits first.
    */
   double awaitOutput(String text, Duration timeout) {
-    long deadline = startNanos + timeout.toNanos();
+    return awaitOutputSince(startNanos, text, timeout);
+  }
+
+  /** Seconds from {@code from} (a {@code System.nanoTime()}) until the output has {@code text}. */
+  private double awaitOutputSince(long from, String text, Duration timeout) {
+    long deadline = from + timeout.toNanos();
     while (true) {
       if (output().contains(text)) {
-        return secondsSinceStart();
+        return (System.nanoTime() - from) / 1e9;
       }
       if (!process.isAlive()) {
         // The last lines may land after the exit was seen.
         if (output().contains(text)) {
-          return secondsSinceStart();
+          return (System.nanoTime() - from) / 1e9;
         }
         throw new AssertionError(
             name
@@ -110,27 +115,7 @@ final class WatchedChild implements AutoCloseable {
 
   /** Waits for {@code text} within {@code timeout} of now (not of the start). */
   double awaitOutputFromNow(String text, Duration timeout) {
-    long from = System.nanoTime();
-    long deadline = from + timeout.toNanos();
-    while (true) {
-      if (output().contains(text)) {
-        return (System.nanoTime() - from) / 1e9;
-      }
-      if (!process.isAlive() && !output().contains(text)) {
-        throw new AssertionError(
-            name
-                + " exited ("
-                + process.exitValue()
-                + ") before printing '"
-                + text
-                + "':\n"
-                + output());
-      }
-      if (System.nanoTime() > deadline) {
-        throw stuck("'" + text + "' within " + timeout.toSeconds() + " s");
-      }
-      sleep(25);
-    }
+    return awaitOutputSince(System.nanoTime(), text, timeout);
   }
 
   /** The exit code, once exited. */

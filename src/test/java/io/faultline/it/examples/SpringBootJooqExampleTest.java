@@ -4,13 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.faultline.it.servers.PostgresServer;
 import io.faultline.it.servers.RealServers;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -25,7 +22,7 @@ class SpringBootJooqExampleTest {
 
   @Test
   void theStarterUsesTheGuardedProvider(PostgresServer postgres) throws Exception {
-    Path jar = exampleJar();
+    Path jar = io.faultline.it.servers.TestPaths.springBootExampleJar();
     Path output = Files.createTempFile("spring-boot-jooq-example", ".log");
     try {
       Process app =
@@ -58,20 +55,5 @@ class SpringBootJooqExampleTest {
     } finally {
       Files.deleteIfExists(output);
     }
-  }
-
-  /** The repackaged jar the build left in the example's target/. */
-  private static Path exampleJar() throws IOException {
-    Path docs = Path.of(System.getProperty("faultline.it.docs.dir", "../../docs"));
-    Path target = docs.resolveSibling("examples").resolve("spring-boot-jooq/target").normalize();
-    List<Path> jars;
-    try (Stream<Path> files = Files.list(target)) {
-      jars =
-          files
-              .filter(p -> p.getFileName().toString().matches("faultline-example-.*\\.jar"))
-              .toList();
-    }
-    assertThat(jars).as("built by ./mvnw package -pl examples/spring-boot-jooq -am").hasSize(1);
-    return jars.get(0);
   }
 }

@@ -31,6 +31,27 @@ public final class TestPaths {
     }
   }
 
+  /** The repackaged Spring Boot jar the build left in {@code examples/spring-boot-jooq/target}. */
+  public static Path springBootExampleJar() throws java.io.IOException {
+    Path docs = Path.of(System.getProperty("faultline.it.docs.dir", "../../docs"));
+    Path target = docs.resolveSibling("examples").resolve("spring-boot-jooq/target").normalize();
+    java.util.List<Path> jars;
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(target)) {
+      jars =
+          files
+              .filter(p -> p.getFileName().toString().matches("faultline-example-.*\\.jar"))
+              .toList();
+    }
+    if (jars.size() != 1) {
+      throw new AssertionError(
+          "expected one jar built by ./mvnw package -pl examples/spring-boot-jooq -am in "
+              + target
+              + ", found "
+              + jars);
+    }
+    return jars.get(0);
+  }
+
   private static Path dir(String property) {
     String value = System.getProperty(property);
     if (value == null) {
