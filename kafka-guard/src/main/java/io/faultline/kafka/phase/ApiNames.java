@@ -13,8 +13,9 @@ public final class ApiNames {
   private static final int MAX_ID = 256;
 
   /**
-   * kafka-clients 4.4's names by id (ids are stable across versions), for a client that the agent
-   * cannot see: kafka-clients in a plugin class loader, apart from the agent's own.
+   * kafka-clients 4.4's names by id, for a client that the agent cannot see: kafka-clients in a
+   * plugin class loader, apart from the agent's own. The requests clients send have kept their ids
+   * and names; a few later, broker-side ids were renamed between versions.
    */
   private static final String[] KNOWN =
       ("produce fetch list_offsets metadata leader_and_isr stop_replica update_metadata "
