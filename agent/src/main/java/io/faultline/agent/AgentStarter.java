@@ -169,7 +169,6 @@ final class AgentStarter {
             deferred.startupNanos(),
             lateWoven[0],
             TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
-    runtime.setStartup(startup);
     if (startup.applicationNanos() > AgentStartup.REPORT_ABOVE_NANOS) {
       err.printf(
           "faultline: application threads spent %d ms inside the agent while it started (more"
@@ -186,6 +185,8 @@ final class AgentStarter {
               MicrometerWatcher.watch(
                   instrumentation, new ApplicationMicrometerBridge(registry), scheduler));
     }
+    // Installed from here on: the JDK connect module (connection churn) included.
+    runtime.setStartup(startup);
     scheduler.execute(
         () -> {
           step(err, "starting export", () -> startExport(runtime, err));
