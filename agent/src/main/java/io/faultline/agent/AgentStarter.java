@@ -8,6 +8,7 @@ import io.faultline.agent.export.MicrometerWatcher;
 import io.faultline.agent.export.ScrapeEndpoint;
 import io.faultline.agent.export.StatusPage;
 import io.faultline.agent.instrumentation.AgentErrors;
+import io.faultline.agent.instrumentation.ClassFileUrlHandlers;
 import io.faultline.agent.instrumentation.DeferredTransformer;
 import io.faultline.agent.instrumentation.DeferringInstrumentation;
 import io.faultline.agent.instrumentation.InstalledModule;
@@ -63,6 +64,8 @@ final class AgentStarter {
         return;
       }
       started = true;
+      // First, before any other thread of ours reads a class file (see the class for why).
+      ClassFileUrlHandlers.loadNow();
       PrintStream err = System.err;
       FaultlineConfig config = FaultlineConfig.load(agentArgs);
       for (ConfigProblem problem : config.problems()) {
