@@ -215,7 +215,7 @@ final class AgentStarter {
     List<InstrumentationModule> on = new ArrayList<>();
     for (InstrumentationModule m : modules) {
       try {
-        if (config.isFeatureEnabled(m.feature())) {
+        if (m.enabledIn(config)) {
           on.add(m);
         }
       } catch (RuntimeException e) {

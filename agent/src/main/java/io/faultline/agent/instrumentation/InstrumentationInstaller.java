@@ -106,10 +106,8 @@ public final class InstrumentationInstaller {
       }
       installed.add(entry);
       try {
-        if (!config.isFeatureEnabled(module.feature())) {
-          entry
-              .moduleSwitch()
-              .turnOff(ModuleSwitch.State.OFF_BY_CONFIG, "feature " + module.feature() + " is off");
+        if (!module.enabledIn(config)) {
+          entry.moduleSwitch().turnOff(ModuleSwitch.State.OFF_BY_CONFIG, module.disabledReason());
           continue;
         }
         installOne(entry);

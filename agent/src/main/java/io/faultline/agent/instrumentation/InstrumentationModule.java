@@ -1,5 +1,6 @@
 package io.faultline.agent.instrumentation;
 
+import io.faultline.core.config.FaultlineConfig;
 import java.util.List;
 
 /**
@@ -43,6 +44,19 @@ public interface InstrumentationModule {
    * on.
    */
   String feature();
+
+  /**
+   * Whether the module is installed with {@code config}: by default when {@link #feature()} is on.
+   * A module that weaves methods several features share says "when any of them is".
+   */
+  default boolean enabledIn(FaultlineConfig config) {
+    return config.isFeatureEnabled(feature());
+  }
+
+  /** Why the module is off when {@link #enabledIn} says no, for the status page. */
+  default String disabledReason() {
+    return "feature " + feature() + " is off";
+  }
 
   /** The types to weave and the advice for each. */
   List<TypeInstrumentation> types();

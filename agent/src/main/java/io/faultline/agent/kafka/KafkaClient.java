@@ -184,32 +184,49 @@ public final class KafkaClient {
   // ---- connections (client thread) ----
 
   /**
-   * {@code Selector.buildAndAttachKafkaChannel}: the socket of {@code node}'s new connection. The
-   * byte count of its phases starts over and delivery is sampled through its descriptor.
+   * {@code Selector.buildAndAttachKafkaChannel}: {@code node}'s new connection, whose socket is
+   * {@code channel}. Its descriptor is looked up once, for the request phases ({@code phases}: the
+   * byte count starts over and delivery is sampled through it) and the connection monitor ({@code
+   * monitor}: gauges, findings, recycling).
    */
-  public void phasesChannelOpened(String node, SocketChannel channel) {
+  public void channelOpened(String node, SocketChannel channel, boolean phases, boolean monitor) {
     openedChannels.add(node);
-    if (phases == null) {
-      return;
-    }
-    stopProbe(node);
-    phases.connectionClosed(node); // a new connection: the byte count starts over
     Outcome<Integer> fd = SocketFds.ofChannel(channel);
-    if (fd.isAvailable() && owner.deliveryObservable()) {
-      probes.put(node, new DeliverySampler.Probe(fd.value().orElseThrow()));
-    } else {
-      phases.tracker(node).deliveryUnobservable();
+    if (phases && this.phases != null) {
+      phasesOpened(node, fd);
+    }
+    if (monitor) {
+      monitorOpened(node, channel, fd);
     }
   }
 
   /**
-   * {@code Selector.close(KafkaChannel, CloseMode)}: what was in flight to {@code node} is gone.
+   * {@code Selector.close(KafkaChannel, CloseMode)}: what was in flight to {@code node} is gone
+   * ({@code phases}), and the monitor stops watching the connection ({@code monitor}).
    */
-  public void phasesChannelClosed(String node) {
+  public void channelClosed(String node, boolean phases, boolean monitor) {
     openedChannels.remove(node);
+    if (phases) {
+      stopProbe(node);
+      if (this.phases != null) {
+        this.phases.connectionClosed(node);
+      }
+    }
+    if (monitor) {
+      String key = connectionKeys.remove(node);
+      if (key != null) {
+        owner.connectionClosed(key);
+      }
+    }
+  }
+
+  private void phasesOpened(String node, Outcome<Integer> fd) {
     stopProbe(node);
-    if (phases != null) {
-      phases.connectionClosed(node);
+    phases.connectionClosed(node); // a new connection: the byte count starts over
+    if (fd.isAvailable() && owner.deliveryObservable()) {
+      probes.put(node, new DeliverySampler.Probe(fd.value().orElseThrow()));
+    } else {
+      phases.tracker(node).deliveryUnobservable();
     }
   }
 
@@ -220,13 +237,7 @@ public final class KafkaClient {
     }
   }
 
-  /**
-   * {@code Selector.buildAndAttachKafkaChannel}: registers {@code node}'s new connection with the
-   * connection monitor (gauges, findings, recycling).
-   */
-  public void monitorChannelOpened(String node, SocketChannel channel) {
-    openedChannels.add(node);
-    Outcome<Integer> fd = SocketFds.ofChannel(channel);
+  private void monitorOpened(String node, SocketChannel channel, Outcome<Integer> fd) {
     InetSocketAddress remote = remoteOf(channel);
     String key = connectionKey(node);
     connectionKeys.put(node, key);
@@ -264,22 +275,7 @@ public final class KafkaClient {
     if (openedChannels.contains(node) || !(channel instanceof SocketChannel socket)) {
       return;
     }
-    if (phases != null) {
-      phasesChannelOpened(node, socket);
-    }
-    if (ConnectionsModule.SWITCH.active()) {
-      monitorChannelOpened(node, socket);
-    }
-    openedChannels.add(node);
-  }
-
-  /** {@code Selector.close(KafkaChannel, CloseMode)}: the monitor stops watching it. */
-  public void monitorChannelClosed(String node) {
-    openedChannels.remove(node);
-    String key = connectionKeys.remove(node);
-    if (key != null) {
-      owner.connectionClosed(key);
-    }
+    channelOpened(node, socket, true, ConnectionsModule.SWITCH.active());
   }
 
   /** Asks the client's thread to close {@code node}'s connection at its next poll. */

@@ -1,14 +1,8 @@
 package io.faultline.agent.kafka;
 
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.returns;
-import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
-
 import io.faultline.agent.instrumentation.InstrumentationModule;
 import io.faultline.agent.instrumentation.ModuleSwitch;
 import io.faultline.agent.instrumentation.TypeInstrumentation;
-import io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding;
 import io.faultline.kafka.KafkaConfigKeys;
 import java.util.List;
 
@@ -17,8 +11,9 @@ import java.util.List;
  * 4.4.0:
  *
  * <ul>
- *   <li>{@code NetworkClient.initiateConnect(Node, long)}: asks the gate; a denied initiation is
- *       skipped (nothing else happens in that method before the socket opens);
+ *   <li>{@code NetworkClient.initiateConnect(Node, long)} (woven by {@link ClientLifecycleModule},
+ *       which asks the gate while this switch is on): a denied initiation is skipped (nothing else
+ *       happens in that method before the socket opens);
  *   <li>{@code ClusterConnectionStates.canConnect(String, long)} and {@code connectionDelay(String,
  *       long)}: a held-back node is not connectable, and its delay is the gate's, so the client's
  *       poll sleeps until then instead of spinning and {@code ready()} retries exactly then;
@@ -33,8 +28,6 @@ public final class StaggerModule implements InstrumentationModule {
 
   /** The module's name. */
   public static final String NAME = "kafka-clients-3.9-stagger";
-
-  static final String CLIENT_UTILS = "org.apache.kafka.clients.ClientUtils";
 
   /** Its switch, read by its advice. */
   public static final ModuleSwitch SWITCH = ModuleSwitch.of(NAME);
@@ -60,36 +53,6 @@ public final class StaggerModule implements InstrumentationModule {
 
   @Override
   public List<TypeInstrumentation> types() {
-    return List.of(
-        TypeInstrumentation.forType(
-            PhasesModule.NETWORK_CLIENT,
-            AdviceBinding.of(PhasesModule.initiateConnect(), InitiateConnectAdvice.class.getName()),
-            AdviceBinding.of(PhasesModule.clientClose(), ClientCloseAdvice.class.getName())),
-        TypeInstrumentation.forType(
-            PhasesModule.CONNECTION_STATES,
-            AdviceBinding.of(nodeAndTime("canConnect"), CanConnectAdvice.class.getName()),
-            AdviceBinding.of(nodeAndTime("connectionDelay"), ConnectionDelayAdvice.class.getName()),
-            AdviceBinding.of(
-                named("ready").and(takesArguments(1)).and(takesArgument(0, String.class)),
-                StatesReadyAdvice.class.getName()),
-            AdviceBinding.of(
-                nodeAndTime("disconnected"), StatesDisconnectedAdvice.class.getName())),
-        TypeInstrumentation.forType(
-            CLIENT_UTILS,
-            new AdviceBinding(
-                named("createNetworkClient")
-                    .and(takesArgument(0, named("org.apache.kafka.common.config.AbstractConfig")))
-                    .and(returns(named(PhasesModule.NETWORK_CLIENT))),
-                CreateNetworkClientAdvice.class.getName(),
-                false)));
-  }
-
-  private static net.bytebuddy.matcher.ElementMatcher.Junction<
-          net.bytebuddy.description.method.MethodDescription>
-      nodeAndTime(String name) {
-    return named(name)
-        .and(takesArguments(2))
-        .and(takesArgument(0, String.class))
-        .and(takesArgument(1, long.class));
+    return List.of(ConnectionStatesInstrumentation.stagger(), ClientUtilsInstrumentation.stagger());
   }
 }

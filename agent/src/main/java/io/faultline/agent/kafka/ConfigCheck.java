@@ -11,16 +11,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The configuration advice of a Kafka client at construction, once per client: the no-jitter
+ * The configuration check of a Kafka client at construction, once per client: the no-jitter
  * reconnect trap ({@code KAFKA_RECONNECT_BACKOFF_NO_JITTER}) from what the application set, and a
  * log line saying what was checked. Never throws into the client.
  */
-public final class ConstructionAdvice {
+public final class ConfigCheck {
 
-  private static final System.Logger LOG = System.getLogger(ConstructionAdvice.class.getName());
+  private static final System.Logger LOG = System.getLogger(ConfigCheck.class.getName());
   private static volatile AdviceReporter reporter;
 
-  private ConstructionAdvice() {}
+  private ConfigCheck() {}
 
   /**
    * Checks one client's configuration.
@@ -38,7 +38,7 @@ public final class ConstructionAdvice {
       }
       AdviceReporter r = reporter;
       if (r == null) {
-        synchronized (ConstructionAdvice.class) {
+        synchronized (ConfigCheck.class) {
           if (reporter == null) {
             reporter = new AdviceReporter(runtime.findings());
           }

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * once.
  */
 @ExtendWith(RealServers.class)
-class KafkaAgentConstructionAdviceTest {
+class KafkaAgentConfigAdvisorTest {
 
   @Test
   void theNoJitterTrapIsFoundWhenTheProducerIsBuilt(KafkaCluster kafka) throws Exception {

@@ -1,0 +1,42 @@
+package io.faultline.agent.kafka;
+
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+import io.faultline.agent.instrumentation.TypeInstrumentation;
+import io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding;
+import net.bytebuddy.asm.Advice;
+import org.apache.kafka.common.network.KafkaChannel;
+
+/**
+ * Everything the agent weaves into kafka-clients' {@code KafkaChannel}: {@code write()} ({@link
+ * PhasesModule}), the bytes of a request handed to the socket.
+ */
+public final class KafkaChannelInstrumentation {
+
+  static final String TYPE = "org.apache.kafka.common.network.KafkaChannel";
+
+  private KafkaChannelInstrumentation() {}
+
+  static TypeInstrumentation phases() {
+    return TypeInstrumentation.forType(
+        TYPE, AdviceBinding.of(named("write").and(takesArguments(0)), WriteAdvice.class.getName()));
+  }
+
+  /**
+   * {@code write()}: bytes were handed to the socket (only inside {@code Selector.write}, whose
+   * advice says which client through {@link ChannelWrites}).
+   */
+  public static final class WriteAdvice {
+    private WriteAdvice() {}
+
+    /** On normal exit, with the bytes written. */
+    @Advice.OnMethodExit(suppress = Throwable.class)
+    public static void exit(@Advice.This KafkaChannel channel, @Advice.Return long written) {
+      if (written <= 0 || !PhasesModule.SWITCH.active()) {
+        return;
+      }
+      ChannelWrites.written(channel.id(), written, System.nanoTime());
+    }
+  }
+}

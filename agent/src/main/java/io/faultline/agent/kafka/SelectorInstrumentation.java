@@ -1,0 +1,211 @@
+package io.faultline.agent.kafka;
+
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+import io.faultline.agent.instrumentation.TypeInstrumentation;
+import io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.util.List;
+import net.bytebuddy.asm.Advice;
+import org.apache.kafka.common.network.KafkaChannel;
+import org.apache.kafka.common.network.NetworkReceive;
+import org.apache.kafka.common.network.NetworkSend;
+
+/**
+ * Everything the agent weaves into kafka-clients' {@code Selector}, one advice per method:
+ *
+ * <ul>
+ *   <li>{@code buildAndAttachKafkaChannel(SocketChannel, String, SelectionKey)} and {@code
+ *       close(KafkaChannel, CloseMode)} ({@link ClientLifecycleModule}): a connection opens or
+ *       closes, for the request phases (delivery sampling) and the connection monitor at once;
+ *   <li>{@code write(KafkaChannel)}, {@code attemptRead(KafkaChannel)} and {@code
+ *       addToCompletedReceives(KafkaChannel, NetworkReceive, long)} ({@link PhasesModule}): a send
+ *       completes, a response starts and completes.
+ * </ul>
+ */
+public final class SelectorInstrumentation {
+
+  static final String TYPE = "org.apache.kafka.common.network.Selector";
+
+  private SelectorInstrumentation() {}
+
+  static TypeInstrumentation lifecycle() {
+    return TypeInstrumentation.forType(
+        TYPE,
+        AdviceBinding.of(
+            named("buildAndAttachKafkaChannel")
+                .and(takesArguments(3))
+                .and(takesArgument(0, named("java.nio.channels.SocketChannel"))),
+            ChannelOpenAdvice.class.getName()),
+        AdviceBinding.of(
+            named("close")
+                .and(takesArguments(2))
+                .and(takesArgument(0, named(KafkaChannelInstrumentation.TYPE))),
+            ChannelCloseAdvice.class.getName()));
+  }
+
+  static TypeInstrumentation phases() {
+    return TypeInstrumentation.forType(
+        TYPE,
+        AdviceBinding.of(
+            named("write")
+                .and(takesArguments(1))
+                .and(takesArgument(0, named(KafkaChannelInstrumentation.TYPE))),
+            WriteAdvice.class.getName()),
+        AdviceBinding.of(
+            named("attemptRead").and(takesArguments(1)), AttemptReadAdvice.class.getName()),
+        AdviceBinding.of(
+            named("addToCompletedReceives").and(takesArguments(3)),
+            CompletedReceiveAdvice.class.getName()));
+  }
+
+  /**
+   * {@code buildAndAttachKafkaChannel}: a node's new socket, for delivery sampling ({@code
+   * kafka.phases}) and the connection monitor ({@code kafka.tcp}); its descriptor is looked up once
+   * for both.
+   */
+  public static final class ChannelOpenAdvice {
+    private ChannelOpenAdvice() {}
+
+    /** On normal exit. */
+    @Advice.OnMethodExit(suppress = Throwable.class)
+    public static void exit(
+        @Advice.This Object selector,
+        @Advice.Argument(0) SocketChannel socket,
+        @Advice.Argument(1) String node) {
+      if (!ClientLifecycleModule.SWITCH.active()) {
+        return;
+      }
+      boolean phases = PhasesModule.SWITCH.active();
+      boolean monitor = ConnectionsModule.SWITCH.active();
+      if (!phases && !monitor) {
+        return;
+      }
+      KafkaClient c = KafkaClients.forSelector(selector);
+      if (c != null) {
+        c.channelOpened(node, socket, phases, monitor);
+      }
+    }
+  }
+
+  /**
+   * {@code close(KafkaChannel, CloseMode)}: what was in flight on the connection is forgotten and
+   * the monitor stops watching it.
+   */
+  public static final class ChannelCloseAdvice {
+    private ChannelCloseAdvice() {}
+
+    /** On entry. */
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    public static void enter(
+        @Advice.This Object selector, @Advice.Argument(0) KafkaChannel channel) {
+      if (!ClientLifecycleModule.SWITCH.active()) {
+        return;
+      }
+      boolean phases = PhasesModule.SWITCH.active();
+      boolean monitor = ConnectionsModule.SWITCH.active();
+      if (!phases && !monitor) {
+        return;
+      }
+      KafkaClient c = KafkaClients.forSelector(selector);
+      if (c != null) {
+        c.channelClosed(channel.id(), phases, monitor);
+      }
+    }
+  }
+
+  /**
+   * {@code write(KafkaChannel)}: lets {@link KafkaChannelInstrumentation.WriteAdvice} see the
+   * client, and reports a completed send (a new entry in {@code completedSends}) with its size and
+   * the connection's socket (adopted when its opening came before the agent's weave).
+   */
+  public static final class WriteAdvice {
+    private WriteAdvice() {}
+
+    /** On entry: the number of completed sends so far, or -1 when the client is unknown. */
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    public static int enter(
+        @Advice.This Object selector, @Advice.FieldValue("completedSends") List<?> completedSends) {
+      if (!PhasesModule.SWITCH.active()) {
+        return -1;
+      }
+      KafkaClient c = KafkaClients.forSelector(selector);
+      if (c == null) {
+        return -1;
+      }
+      ChannelWrites.begin(c);
+      return completedSends.size();
+    }
+
+    /** On exit, also when the write threw (the send then did not complete). */
+    @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
+    public static void exit(
+        @Advice.Enter int sendsBefore,
+        @Advice.This Object selector,
+        @Advice.Argument(0) KafkaChannel channel,
+        @Advice.FieldValue("completedSends") List<?> completedSends) {
+      if (sendsBefore < 0) {
+        return;
+      }
+      ChannelWrites.end();
+      int now = completedSends.size();
+      if (now > sendsBefore && PhasesModule.SWITCH.active()) {
+        KafkaClient c = KafkaClients.forSelector(selector);
+        if (c != null) {
+          NetworkSend send = (NetworkSend) completedSends.get(now - 1);
+          c.sendCompleted(channel.id(), send.size(), System.nanoTime());
+          c.sawChannel(channel.id(), channel.selectionKey().channel());
+        }
+      }
+    }
+  }
+
+  /**
+   * {@code attemptRead(KafkaChannel)}: called when response bytes wait on the socket; the first
+   * call for a response marks its start (later calls for the same response change nothing).
+   */
+  public static final class AttemptReadAdvice {
+    private AttemptReadAdvice() {}
+
+    /** On entry. */
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    public static void enter(
+        @Advice.This Object selector, @Advice.Argument(0) KafkaChannel channel) {
+      if (!PhasesModule.SWITCH.active()) {
+        return;
+      }
+      KafkaClient c = KafkaClients.forSelector(selector);
+      if (c != null) {
+        c.responseStarted(channel.id(), System.nanoTime());
+      }
+    }
+  }
+
+  /**
+   * {@code addToCompletedReceives(KafkaChannel, NetworkReceive, long)}: a response is complete; its
+   * correlation id is the first int of the payload (the response header).
+   */
+  public static final class CompletedReceiveAdvice {
+    private CompletedReceiveAdvice() {}
+
+    /** On entry. */
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    public static void enter(
+        @Advice.This Object selector,
+        @Advice.Argument(0) KafkaChannel channel,
+        @Advice.Argument(1) NetworkReceive receive) {
+      if (!PhasesModule.SWITCH.active()) {
+        return;
+      }
+      KafkaClient c = KafkaClients.forSelector(selector);
+      if (c != null) {
+        ByteBuffer payload = receive.payload();
+        int correlation = payload != null && payload.limit() >= 4 ? payload.getInt(0) : -1;
+        c.responseCompleted(channel.id(), correlation, System.nanoTime());
+      }
+    }
+  }
+}
