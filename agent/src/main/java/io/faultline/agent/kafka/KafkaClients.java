@@ -4,6 +4,7 @@ import io.faultline.agent.AgentRuntime;
 import io.faultline.agent.net.AgentTcpInfo;
 import io.faultline.core.LogText;
 import io.faultline.core.config.FaultlineConfig;
+import io.faultline.core.finding.Findings;
 import io.faultline.core.net.TcpInfoReader;
 import io.faultline.kafka.ClientType;
 import io.faultline.kafka.KafkaConfigKeys;
@@ -19,6 +20,7 @@ import io.faultline.kafka.reconnect.ConnectAdmission;
 import io.faultline.kafka.reconnect.MeteredGateListener;
 import io.faultline.kafka.reconnect.ReconnectGate;
 import io.faultline.kafka.reconnect.StaggerSettings;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,8 +28,10 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
  * The Kafka clients of this JVM as the agent's advice sees them: finds (or creates) the {@link
@@ -44,8 +48,10 @@ public final class KafkaClients {
   private static final System.Logger LOG = System.getLogger(KafkaClients.class.getName());
   private static volatile KafkaClients instance;
 
-  private final AgentRuntime runtime;
   private final FaultlineConfig config;
+  private final Findings findings;
+  private final MeterRegistry meters;
+  private final ScheduledExecutorService scheduler;
   private final boolean phasesOn;
   private final boolean staggerOn;
   private final long slowRequestNanos;
@@ -63,9 +69,33 @@ public final class KafkaClients {
   private final ThreadLocal<KafkaClient> lastSeen = new ThreadLocal<>();
   private final PhaseMeters phaseMeters;
 
-  private KafkaClients(AgentRuntime runtime) {
-    this.runtime = runtime;
-    this.config = runtime.config();
+  /**
+   * What the clients work with, passed in so they can be built and tested without an agent.
+   *
+   * @param config the configuration (features, intervals, the gate's settings)
+   * @param findings where findings go
+   * @param meters where the phase, gate and connection meters go
+   * @param scheduler runs the periodic checks and the sampling of a slow request's connection
+   * @param tcpInfo reads TCP_INFO of a descriptor
+   * @param socketFdsAvailable whether a socket's descriptor can be found (delivery sampling needs
+   *     it)
+   * @param nanoClock the connection monitor's clock
+   */
+  record Services(
+      FaultlineConfig config,
+      Findings findings,
+      MeterRegistry meters,
+      ScheduledExecutorService scheduler,
+      TcpInfoReader tcpInfo,
+      boolean socketFdsAvailable,
+      LongSupplier nanoClock) {}
+
+  /** Built from {@code services}; nothing runs until {@link #start}. */
+  KafkaClients(Services services) {
+    this.config = services.config();
+    this.findings = services.findings();
+    this.meters = services.meters();
+    this.scheduler = services.scheduler();
     this.phasesOn = config.isFeatureEnabled(KafkaConfigKeys.PHASES_FEATURE);
     this.staggerOn = config.isFeatureEnabled(KafkaConfigKeys.STAGGER_FEATURE);
     this.slowRequestNanos = config.get(KafkaConfigKeys.PHASES_SLOW_REQUEST).toNanos();
@@ -74,35 +104,58 @@ public final class KafkaClients {
     this.admission =
         new ConnectAdmission(config.get(KafkaConfigKeys.STAGGER_MAX_CONNECTS_PER_SECOND));
     KafkaMeterTags tagging = KafkaMeterTags.from(config);
-    this.phaseMeters = new PhaseMeters(runtime.meters(), tagging);
-    this.tcpInfoReader = AgentTcpInfo.reader();
-    this.deliveryObservable =
-        tcpInfoReader.isSupported() && runtime.socketFdsUnavailable().isEmpty();
+    this.phaseMeters = new PhaseMeters(meters, tagging);
+    this.tcpInfoReader = services.tcpInfo();
+    this.deliveryObservable = tcpInfoReader.isSupported() && services.socketFdsAvailable();
     this.deliverySampler =
         new DeliverySampler(
             tcpInfoReader, config.get(KafkaConfigKeys.PHASES_DELIVERY_WAKES_PER_SECOND));
     Recycler.Policy recyclePolicy = Recycler.Policy.from(config);
     this.monitor =
         new ConnectionMonitor(
-            runtime.findings(),
+            findings,
             recyclePolicy.mode() == RecycleMode.OFF
                 ? null
                 : new Recycler(recyclePolicy, this::recycle),
-            runtime.meters(),
+            meters,
             tagging,
-            System::nanoTime);
+            services.nanoClock());
+  }
+
+  /**
+   * Starts the connection monitor's sampling (feature {@code kafka.tcp}) and the periodic checks.
+   */
+  void start() {
     Duration interval = config.get(KafkaConfigKeys.TCP_INTERVAL);
     if (config.isFeatureEnabled(KafkaConfigKeys.TCP_FEATURE)) {
       monitor.start(interval);
     }
     long millis = Math.max(1000, interval.toMillis());
-    runtime
-        .scheduler()
-        .scheduleWithFixedDelay(this::checkTransmitBound, millis, millis, TimeUnit.MILLISECONDS);
-    runtime.statusPage().add(new BrokerConnectionsSection(this));
+    scheduler.scheduleWithFixedDelay(
+        this::checkTransmitBound, millis, millis, TimeUnit.MILLISECONDS);
   }
 
-  /** The registry, created on first use; empty when no agent runs in this JVM. */
+  /** The clients of the agent's {@code runtime}, started, with their status-page section. */
+  static KafkaClients forRuntime(AgentRuntime runtime) {
+    KafkaClients k =
+        new KafkaClients(
+            new Services(
+                runtime.config(),
+                runtime.findings(),
+                runtime.meters(),
+                runtime.scheduler(),
+                AgentTcpInfo.reader(),
+                runtime.socketFdsUnavailable().isEmpty(),
+                System::nanoTime));
+    k.start();
+    runtime.statusPage().add(new BrokerConnectionsSection(k));
+    return k;
+  }
+
+  /**
+   * The agent's clients, created on first use (by the first Kafka event the advice sees); {@code
+   * null} when no agent runs in this JVM.
+   */
   static KafkaClients get() {
     KafkaClients k = instance;
     if (k != null) {
@@ -114,7 +167,7 @@ public final class KafkaClients {
         if (runtime == null) {
           return null;
         }
-        instance = new KafkaClients(runtime);
+        instance = forRuntime(runtime);
       }
       return instance;
     }
@@ -129,7 +182,7 @@ public final class KafkaClients {
   public static KafkaClient register(
       Object networkClient, Object selector, Object connectionStates, String clientId) {
     KafkaClients k = get();
-    return k == null ? null : k.find(networkClient, selector, connectionStates, clientId);
+    return k == null ? null : k.client(networkClient, selector, connectionStates, clientId);
   }
 
   /**
@@ -138,24 +191,35 @@ public final class KafkaClients {
    */
   public static void clientConfigured(Object networkClient, Object values) {
     KafkaClients k = get();
-    if (k != null && k.staggerOn) {
-      k.timeoutConfigs.remember(networkClient, values);
+    if (k != null) {
+      k.configured(networkClient, values);
     }
   }
 
   /** The client that owns {@code selector}, or {@code null} when it has not been registered. */
   public static KafkaClient forSelector(Object selector) {
     KafkaClients k = instance;
-    return k == null ? null : k.find(null, selector, null, null);
+    return k == null ? null : k.client(null, selector, null, null);
   }
 
   /** The client that owns {@code connectionStates}, or {@code null}. */
   public static KafkaClient forStates(Object connectionStates) {
     KafkaClients k = instance;
-    return k == null ? null : k.find(null, null, connectionStates, null);
+    return k == null ? null : k.client(null, null, connectionStates, null);
   }
 
-  private KafkaClient find(
+  /** Remembers a new client's timeouts for its reconnect gate (feature {@code kafka.stagger}). */
+  void configured(Object networkClient, Object values) {
+    if (staggerOn) {
+      timeoutConfigs.remember(networkClient, values);
+    }
+  }
+
+  /**
+   * The client that owns {@code selector} or {@code connectionStates}; created when {@code
+   * networkClient} and {@code selector} are given and none does. {@code null} when none is found.
+   */
+  KafkaClient client(
       Object networkClient, Object selector, Object connectionStates, String clientId) {
     Object probe = selector != null ? selector : connectionStates;
     if (probe == null) {
@@ -199,7 +263,7 @@ public final class KafkaClients {
     ReconnectGate gate = null;
     MeteredGateListener listener = null;
     if (staggerOn) {
-      listener = new MeteredGateListener(runtime.meters(), type);
+      listener = new MeteredGateListener(meters, type);
       gate =
           new ReconnectGate(
               StaggerSettings.forClient(config, type, timeoutConfigs.of(networkClient)),
@@ -239,7 +303,7 @@ public final class KafkaClients {
   }
 
   void sampleSoon(String connectionKey) {
-    runtime.scheduler().execute(() -> monitor.sampleNow(connectionKey));
+    scheduler.execute(() -> monitor.sampleNow(connectionKey));
   }
 
   void connectionOpened(String key, KafkaClient client, String node, BrokerConnection connection) {
@@ -261,7 +325,7 @@ public final class KafkaClients {
     if (lastSeen.get() == client) {
       lastSeen.remove();
     }
-    runtime.findings().replaceAll(transmitBoundSource(client), List.of());
+    findings.replaceAll(transmitBoundSource(client), List.of());
   }
 
   /** The broker connections watched now, by monitor key. */
@@ -276,12 +340,13 @@ public final class KafkaClients {
     }
   }
 
-  AgentRuntime runtime() {
-    return runtime;
+  /** The configuration the clients were built with. */
+  FaultlineConfig config() {
+    return config;
   }
 
   // The recycler's action: runs on the sampler thread, so it only asks the client's own thread.
-  private boolean recycle(String connectionKey, String reason) {
+  boolean recycle(String connectionKey, String reason) {
     KafkaClient client = byConnectionKey.get(connectionKey);
     if (client == null) {
       return false;
@@ -301,13 +366,11 @@ public final class KafkaClients {
     return asked;
   }
 
-  private void checkTransmitBound() {
+  void checkTransmitBound() {
     try {
       for (KafkaClient client : clients()) {
         if (client.phases() != null) {
-          runtime
-              .findings()
-              .replaceAll(transmitBoundSource(client), client.phases().transmitBoundFindings());
+          findings.replaceAll(transmitBoundSource(client), client.phases().transmitBoundFindings());
         }
       }
     } catch (RuntimeException e) {

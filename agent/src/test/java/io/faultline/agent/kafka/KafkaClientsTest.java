@@ -1,0 +1,211 @@
+package io.faultline.agent.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.faultline.core.config.ConfigSources;
+import io.faultline.core.config.FaultlineConfig;
+import io.faultline.core.finding.Findings;
+import io.faultline.core.net.Outcome;
+import io.faultline.core.net.TcpInfo;
+import io.faultline.core.net.TcpInfoReader;
+import io.micrometer.core.instrument.FunctionTimer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The agent's per-JVM Kafka state, built without an agent: plain objects stand in for a client's
+ * {@code NetworkClient}, {@code Selector} and {@code ClusterConnectionStates} (clients are found by
+ * identity), and a socket connected on loopback for a broker connection.
+ */
+class KafkaClientsTest {
+
+  private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+  private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+  private final AtomicLong clock = new AtomicLong(1_000_000_000L);
+
+  @AfterEach
+  void stop() {
+    scheduler.shutdownNow();
+    meters.close();
+  }
+
+  private KafkaClients clients(String agentArgs) {
+    FaultlineConfig config =
+        FaultlineConfig.builder().sources(ConfigSources.of(Map.of(), Map.of(), agentArgs)).load();
+    return new KafkaClients(
+        new KafkaClients.Services(
+            config, new Findings(config), meters, scheduler, NO_TCP_INFO, true, clock::get));
+  }
+
+  /** A platform without TCP_INFO: delivery cannot be observed, everything else works. */
+  private static final TcpInfoReader NO_TCP_INFO =
+      new TcpInfoReader() {
+        @Override
+        public boolean isSupported() {
+          return false;
+        }
+
+        @Override
+        public Optional<String> unsupportedReason() {
+          return Optional.of("not in this test");
+        }
+
+        @Override
+        public Outcome<TcpInfo> read(int fd) {
+          return Outcome.unavailable("not in this test");
+        }
+      };
+
+  /** A client's parts, as the advice sees them: objects compared by identity. */
+  private record Parts(Object networkClient, Object selector, Object states) {
+    Parts() {
+      this(new Object(), new Object(), new Object());
+    }
+  }
+
+  @Test
+  void aClientIsRegisteredOnceAndFoundByItsSelectorOrItsConnectionStates() {
+    KafkaClients k = clients("");
+    Parts a = new Parts();
+    Parts b = new Parts();
+
+    assertThat(k.client(null, a.selector(), null, null)).as("not registered yet").isNull();
+    KafkaClient first = k.client(a.networkClient(), a.selector(), a.states(), "producer-1");
+    KafkaClient second = k.client(b.networkClient(), b.selector(), b.states(), "consumer-g-1");
+
+    assertThat(first).isNotNull().isNotSameAs(second);
+    assertThat(k.client(a.networkClient(), a.selector(), a.states(), "producer-1")).isSameAs(first);
+    assertThat(k.client(null, a.selector(), null, null)).isSameAs(first);
+    assertThat(k.client(null, null, a.states(), null)).isSameAs(first);
+    assertThat(k.client(null, b.selector(), null, null)).isSameAs(second);
+    assertThat(first.type().tagValue()).isEqualTo("producer");
+    assertThat(second.type().tagValue()).isEqualTo("consumer");
+    assertThat(k.clients()).containsExactlyInAnyOrder(first, second);
+  }
+
+  @Test
+  void aRequestsPhasesAreTimedAndClosingTheClientForgetsIt() {
+    KafkaClients k = clients("");
+    Parts a = new Parts();
+    KafkaClient c = k.client(a.networkClient(), a.selector(), a.states(), "producer-1");
+    long t = 5_000_000_000L;
+    c.requestCreated("1", 7, (short) 0, true, t);
+    c.bytesWritten("1", t + 1_000);
+    c.sendCompleted("1", 512, t + 2_000);
+    c.responseStarted("1", t + 3_000_000);
+    c.responseCompleted("1", 7, t + 3_500_000);
+
+    var timers = meters.find("faultline.kafka.request.phase").functionTimers();
+    assertThat(timers).as("phase timers of the client").isNotEmpty();
+    assertThat(timers.stream().mapToDouble(FunctionTimer::count).sum()).isPositive();
+
+    c.close();
+    assertThat(k.clients()).isEmpty();
+    assertThat(k.client(null, a.selector(), null, null)).as("forgotten").isNull();
+  }
+
+  @Test
+  void withPhasesOffAClientTimesNothing() {
+    KafkaClients k = clients("kafka.phases=off");
+    Parts a = new Parts();
+    KafkaClient c = k.client(a.networkClient(), a.selector(), a.states(), "producer-1");
+    c.requestCreated("1", 7, (short) 0, true, 1_000);
+    c.sendCompleted("1", 512, 2_000);
+    c.responseCompleted("1", 7, 3_000);
+    assertThat(meters.find("faultline.kafka.request.phase").functionTimers()).isEmpty();
+  }
+
+  @Test
+  void anOpenedConnectionIsWatchedUntilItClosesAndCanBeAskedToRecycle() throws Exception {
+    KafkaClients k = clients("");
+    Parts a = new Parts();
+    KafkaClient c = k.client(a.networkClient(), a.selector(), a.states(), "producer-1");
+    try (ServerSocketChannel broker = ServerSocketChannel.open();
+        SocketChannel socket = SocketChannel.open()) {
+      broker.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+      socket.connect(broker.getLocalAddress());
+
+      c.channelOpened("1", socket, true, true);
+      assertThat(k.connections()).hasSize(1);
+      String key = k.connections().keySet().iterator().next();
+      assertThat(key).startsWith("producer-1#").endsWith("/1");
+      assertThat(k.connections().get(key).remote().getPort())
+          .isEqualTo(((InetSocketAddress) broker.getLocalAddress()).getPort());
+
+      assertThat(k.recycle(key, "in a test")).as("asked").isTrue();
+      assertThat(c.takeRecycleRequests()).containsExactly("1");
+      assertThat(c.takeRecycleRequests()).as("taken once").isEmpty();
+
+      c.channelClosed("1", true, true);
+      assertThat(k.connections()).isEmpty();
+      assertThat(k.recycle(key, "after its close")).as("no longer known").isFalse();
+    }
+  }
+
+  @Test
+  void aConnectionOpenedBeforeTheWeaveIsAdoptedOnceAtItsFirstSend() throws Exception {
+    KafkaClients k = clients("");
+    Parts a = new Parts();
+    KafkaClient c = k.client(a.networkClient(), a.selector(), a.states(), "producer-1");
+    try (ServerSocketChannel broker = ServerSocketChannel.open();
+        SocketChannel socket = SocketChannel.open()) {
+      broker.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+      socket.connect(broker.getLocalAddress());
+
+      c.sawChannel("1", "not a socket");
+      assertThat(k.connections()).isEmpty();
+      c.sawChannel("1", socket);
+      c.sawChannel("1", socket);
+      assertThat(k.connections()).as("adopted once").hasSize(1);
+      c.channelOpened("2", socket, true, true);
+      c.sawChannel("2", socket);
+      assertThat(k.connections()).as("node 2 seen opening: not adopted again").hasSize(2);
+    }
+  }
+
+  @Test
+  void closingAClientEndsItsConnections() throws Exception {
+    KafkaClients k = clients("");
+    Parts a = new Parts();
+    KafkaClient c = k.client(a.networkClient(), a.selector(), a.states(), "producer-1");
+    try (ServerSocketChannel broker = ServerSocketChannel.open();
+        SocketChannel socket = SocketChannel.open()) {
+      broker.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+      socket.connect(broker.getLocalAddress());
+      c.channelOpened("1", socket, true, true);
+      assertThat(k.connections()).hasSize(1);
+      c.close();
+      assertThat(k.connections()).isEmpty();
+      assertThat(c.takeRecycleRequests()).isEmpty();
+    }
+  }
+
+  @Test
+  void theReconnectGateHoldsBackAConnectItDenies() {
+    KafkaClients k = clients("kafka.stagger.max-connects-per-second=1");
+    Parts a = new Parts();
+    KafkaClient c = k.client(a.networkClient(), a.selector(), a.states(), "producer-1");
+    long now = 10_000_000_000L;
+    int admitted = 0;
+    long heldBack = 0;
+    for (int node = 0; node < 5; node++) {
+      if (c.admitConnect(Integer.toString(node), now)) {
+        admitted++;
+      } else {
+        heldBack = Math.max(heldBack, c.connectDelayNanos(Integer.toString(node), now));
+      }
+    }
+    assertThat(admitted).as("connects admitted at one instant").isLessThan(5);
+    assertThat(heldBack).as("a denied node's wait").isPositive();
+  }
+}
