@@ -51,21 +51,22 @@ public final class Main {
       return DoctorCommand.EXIT_USAGE;
     }
     switch (args[0]) {
-      case "version":
-      case "--version":
+      case "version", "--version" -> {
         out.println("faultline-agent " + AgentVersion.get());
         return 0;
-      case "explain":
+      }
+      case "explain" -> {
         return explain(args, out, err);
-      case "help":
-      case "--help":
-      case "-h":
+      }
+      case "help", "--help", "-h" -> {
         out.print(USAGE);
         return 0;
-      default:
+      }
+      default -> {
         err.println("faultline: unknown command '" + args[0] + "'");
         err.print(USAGE);
         return DoctorCommand.EXIT_USAGE;
+      }
     }
   }
 

@@ -77,20 +77,12 @@ public final class HtmlWriter {
   }
 
   private static String cssClass(String text) {
-    switch (text) {
-      case "CRITICAL":
-      case "FAILED":
-      case "INCOMPATIBLE":
-        return "bad";
-      case "WARNING":
-      case "OFF_BY_CONFIG":
-        return "warn";
-      case "OK":
-      case "ACTIVE":
-        return "ok";
-      default:
-        return "";
-    }
+    return switch (text) {
+      case "CRITICAL", "FAILED", "INCOMPATIBLE" -> "bad";
+      case "WARNING", "OFF_BY_CONFIG" -> "warn";
+      case "OK", "ACTIVE" -> "ok";
+      default -> "";
+    };
   }
 
   /** Escapes {@code &}, {@code <}, {@code >}, quotes and control characters for HTML text. */
@@ -102,27 +94,12 @@ public final class HtmlWriter {
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
       switch (c) {
-        case '&':
-          b.append("&amp;");
-          break;
-        case '<':
-          b.append("&lt;");
-          break;
-        case '>':
-          b.append("&gt;");
-          break;
-        case '"':
-          b.append("&quot;");
-          break;
-        case '\'':
-          b.append("&#39;");
-          break;
-        default:
-          if (c < 0x20 && c != '\n' && c != '\t') {
-            b.append(' ');
-          } else {
-            b.append(c);
-          }
+        case '&' -> b.append("&amp;");
+        case '<' -> b.append("&lt;");
+        case '>' -> b.append("&gt;");
+        case '"' -> b.append("&quot;");
+        case '\'' -> b.append("&#39;");
+        default -> b.append(c < 0x20 && c != '\n' && c != '\t' ? ' ' : c);
       }
     }
     return b.toString();

@@ -72,29 +72,18 @@ final class HttpResponse {
   }
 
   private static String reason(int status) {
-    switch (status) {
-      case 200:
-        return "OK";
-      case 400:
-        return "Bad Request";
-      case 401:
-        return "Unauthorized";
-      case 403:
-        return "Forbidden";
-      case 404:
-        return "Not Found";
-      case 405:
-        return "Method Not Allowed";
-      case 421:
-        return "Misdirected Request";
-      case 431:
-        return "Request Header Fields Too Large";
-      case 500:
-        return "Internal Server Error";
-      case 503:
-        return "Service Unavailable";
-      default:
-        return "Status";
-    }
+    return switch (status) {
+      case 200 -> "OK";
+      case 400 -> "Bad Request";
+      case 401 -> "Unauthorized";
+      case 403 -> "Forbidden";
+      case 404 -> "Not Found";
+      case 405 -> "Method Not Allowed";
+      case 421 -> "Misdirected Request";
+      case 431 -> "Request Header Fields Too Large";
+      case 500 -> "Internal Server Error";
+      case 503 -> "Service Unavailable";
+      default -> "Status";
+    };
   }
 }

@@ -113,21 +113,13 @@ final class TransactionalAnnotations {
 
   /** What a propagation does to an active transaction, in words. */
   static String effect(String propagation) {
-    switch (propagation) {
-      case "NESTED":
-        return "savepoint (a PostgreSQL subtransaction)";
-      case "REQUIRED":
-      case "SUPPORTS":
-      case "MANDATORY":
-        return "joins the outer transaction";
-      case "REQUIRES_NEW":
-        return "new transaction on a second connection (the outer one is suspended)";
-      case "NOT_SUPPORTED":
-        return "suspends the outer transaction";
-      case "NEVER":
-        return "throws: a transaction is active";
-      default:
-        return "unknown";
-    }
+    return switch (propagation) {
+      case "NESTED" -> "savepoint (a PostgreSQL subtransaction)";
+      case "REQUIRED", "SUPPORTS", "MANDATORY" -> "joins the outer transaction";
+      case "REQUIRES_NEW" -> "new transaction on a second connection (the outer one is suspended)";
+      case "NOT_SUPPORTED" -> "suspends the outer transaction";
+      case "NEVER" -> "throws: a transaction is active";
+      default -> "unknown";
+    };
   }
 }

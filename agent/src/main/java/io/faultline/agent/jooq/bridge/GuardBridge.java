@@ -120,16 +120,12 @@ public final class GuardBridge implements TransactionHooks {
   }
 
   private static String outcomeOf(LevelKind kind) {
-    switch (kind) {
-      case SAVEPOINT:
-        return "savepoint";
-      case FLATTENED:
-        return "flattened";
-      case REFUSED:
-        return "refused";
-      default:
-        return "join";
-    }
+    return switch (kind) {
+      case SAVEPOINT -> "savepoint";
+      case FLATTENED -> "flattened";
+      case REFUSED -> "refused";
+      default -> "join";
+    };
   }
 
   private boolean savepoints(Object provider) {
