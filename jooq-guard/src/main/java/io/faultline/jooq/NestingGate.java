@@ -58,14 +58,14 @@ final class NestingGate {
     switch (policy) {
       case FAIL:
         ledger.push(LevelKind.REFUSED, site, weight);
-        metrics.nestedRefused.increment();
+        metrics.nestedRefused();
         if (first) {
           findings.nested(ledger, counted, depth);
         }
         throw new NestedTransactionException(ledger.topCallSite(), ledger.peek().callSite(), depth);
       case FLATTEN:
         ledger.push(LevelKind.FLATTENED, site, weight);
-        metrics.nestedFlattened.increment();
+        metrics.nestedFlattened();
         return false;
       case WARN:
         if (first) {
@@ -74,7 +74,7 @@ final class NestingGate {
       // fall through: WARN lets it happen like ALLOW
       default:
         ledger.push(delegateSavepoints ? LevelKind.SAVEPOINT : LevelKind.JOIN, site, weight);
-        metrics.nestedAllowed.increment();
+        metrics.nestedAllowed();
         return true;
     }
   }
