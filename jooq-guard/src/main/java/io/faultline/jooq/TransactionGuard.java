@@ -165,20 +165,18 @@ public final class TransactionGuard {
     if (level == null) {
       return true;
     }
-    switch (level.kind()) {
-      case FLATTENED:
-      case REFUSED:
-        return false;
-      case TOP:
+    return switch (level.kind()) {
+      case FLATTENED, REFUSED -> false;
+      case TOP -> {
         timeouts.beforeCommit(ledger, level);
         if (ledger.failedFlattenedSite() != null) {
           level.markCommitFailed();
           throw new FlattenedRollbackException(ledger.topCallSite(), ledger.failedFlattenedSite());
         }
-        return true;
-      default:
-        return true;
-    }
+        yield true;
+      }
+      default -> true;
+    };
   }
 
   /** After the delegate's commit (or instead of it); {@code thrown} is what it threw, or null. */
@@ -213,18 +211,16 @@ public final class TransactionGuard {
     if (level == null) {
       return true;
     }
-    switch (level.kind()) {
-      case FLATTENED:
+    return switch (level.kind()) {
+      case FLATTENED -> {
         ledger.flattenedFailed(level.callSite());
-        return false;
-      case REFUSED:
-        return false;
-      case SAVEPOINT:
-        // After a failed begin no savepoint exists; rolling back would undo the outer level's.
-        return !level.beginFailed();
-      default:
-        return true;
-    }
+        yield false;
+      }
+      case REFUSED -> false;
+      // After a failed begin no savepoint exists; rolling back would undo the outer level's.
+      case SAVEPOINT -> !level.beginFailed();
+      default -> true;
+    };
   }
 
   /** After the delegate's rollback (or instead of it); {@code thrown} is what it threw, or null. */
