@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.LongAdder;
  * maxCallSites} new ones are counted together under {@link CallSite#OTHER}, so a flood of distinct
  * frames (generated classes, lambdas) cannot grow memory without end. Thread-safe.
  */
-public final class CallSiteCounts {
+final class CallSiteCounts {
 
   private final int maxCallSites;
   private final ConcurrentHashMap<CallSite, LongAdder> counts = new ConcurrentHashMap<>();

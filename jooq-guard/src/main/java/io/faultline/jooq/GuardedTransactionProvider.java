@@ -51,7 +51,9 @@ public final class GuardedTransactionProvider implements TransactionProvider {
     this.guard = guard;
   }
 
-  /** Starts guarding {@code delegate}. */
+  /**
+   * Starts guarding {@code delegate}; null only for a guard alone ({@link Builder#buildGuard()}).
+   */
   public static Builder wrap(TransactionProvider delegate) {
     return new Builder(delegate);
   }
@@ -84,6 +86,11 @@ public final class GuardedTransactionProvider implements TransactionProvider {
   /**
    * Configures a guard. Defaults are those of {@link JooqConfigKeys}; {@link #config} reads the
    * same keys from a {@link FaultlineConfig}.
+   *
+   * <p>The setters refuse a bad value at once: {@link NullPointerException} for null and {@link
+   * IllegalArgumentException} for a value out of range, each naming the setter. {@link #config}
+   * takes the configuration's values as they are: a bad key there was already reported as a {@link
+   * io.faultline.core.config.ConfigProblem} and must not stop the application.
    */
   public static final class Builder {
     private final TransactionProvider delegate;
@@ -128,43 +135,43 @@ public final class GuardedTransactionProvider implements TransactionProvider {
 
     /** The nesting policy ({@code jooq.nesting}, default WARN). */
     public Builder nesting(NestingPolicy nesting) {
-      this.nesting = orDefault(nesting, JooqConfigKeys.NESTING.defaultValue(), "nesting");
+      this.nesting = Objects.requireNonNull(nesting, "nesting");
       return this;
     }
 
     /** PostgreSQL statement_timeout ({@code jooq.statement-timeout}; zero: leave it alone). */
     public Builder statementTimeout(Duration timeout) {
-      this.statementTimeout = orDefault(timeout, Duration.ZERO, "statementTimeout");
+      this.statementTimeout = notNegative(timeout, "statementTimeout");
       return this;
     }
 
     /** The transaction deadline ({@code jooq.transaction-timeout}; zero: none). */
     public Builder transactionTimeout(Duration timeout) {
-      this.transactionTimeout = orDefault(timeout, Duration.ZERO, "transactionTimeout");
+      this.transactionTimeout = notNegative(timeout, "transactionTimeout");
       return this;
     }
 
     /** PostgreSQL lock_timeout ({@code jooq.lock-timeout}; zero: leave it alone). */
     public Builder lockTimeout(Duration timeout) {
-      this.lockTimeout = orDefault(timeout, Duration.ZERO, "lockTimeout");
+      this.lockTimeout = notNegative(timeout, "lockTimeout");
       return this;
     }
 
     /** idle_in_transaction_session_timeout ({@code jooq.idle-in-transaction-timeout}). */
     public Builder idleInTransactionTimeout(Duration timeout) {
-      this.idleInTransactionTimeout = orDefault(timeout, Duration.ZERO, "idleInTransactionTimeout");
+      this.idleInTransactionTimeout = notNegative(timeout, "idleInTransactionTimeout");
       return this;
     }
 
     /** Savepoints per transaction above which JOOQ_SUBTRANSACTION_OVERFLOW is raised (64). */
     public Builder subtransactionLimit(int limit) {
-      this.subtransactionLimit = Math.max(1, limit);
+      this.subtransactionLimit = atLeast(1, limit, "subtransactionLimit");
       return this;
     }
 
     /** Distinct call sites counted one by one ({@code jooq.call-sites.max}). */
     public Builder maxCallSites(int max) {
-      this.maxCallSites = Math.max(1, max);
+      this.maxCallSites = atLeast(1, max, "maxCallSites");
       return this;
     }
 
@@ -174,7 +181,7 @@ public final class GuardedTransactionProvider implements TransactionProvider {
      * estimated. 0 walks every nested begin (exact counts, about 15 µs each under load).
      */
     public Builder callSiteWalksPerSecond(int walksPerSecond) {
-      this.callSiteWalksPerSecond = Math.max(0, walksPerSecond);
+      this.callSiteWalksPerSecond = atLeast(0, walksPerSecond, "callSiteWalksPerSecond");
       return this;
     }
 
@@ -185,8 +192,7 @@ public final class GuardedTransactionProvider implements TransactionProvider {
      * statements carry.
      */
     public Builder sqlLiterals(SqlLiterals literals) {
-      this.sqlLiterals =
-          orDefault(literals, JooqConfigKeys.SQL_LITERALS.defaultValue(), "sqlLiterals");
+      this.sqlLiterals = Objects.requireNonNull(literals, "sqlLiterals");
       return this;
     }
 
@@ -201,7 +207,7 @@ public final class GuardedTransactionProvider implements TransactionProvider {
 
     /** Where the meters go; none by default ({@link TransactionGuard#stats()} still counts). */
     public Builder meterRegistry(MeterRegistry registry) {
-      this.registry = registry;
+      this.registry = Objects.requireNonNull(registry, "meterRegistry");
       return this;
     }
 
@@ -232,7 +238,7 @@ public final class GuardedTransactionProvider implements TransactionProvider {
 
     /** Where findings go; none by default. */
     public Builder findings(Findings findings) {
-      this.findings = findings;
+      this.findings = Objects.requireNonNull(findings, "findings");
       return this;
     }
 
@@ -256,7 +262,10 @@ public final class GuardedTransactionProvider implements TransactionProvider {
 
     /** The guarded provider. */
     public GuardedTransactionProvider build() {
-      Objects.requireNonNull(delegate, "the TransactionProvider to guard");
+      Objects.requireNonNull(
+          delegate,
+          "delegate: build() needs the TransactionProvider to guard, given to wrap(...);"
+              + " for a guard alone use buildGuard()");
       if (delegate instanceof ThreadLocalTransactionProvider) {
         LOG.log(
             System.Logger.Level.WARNING,
@@ -267,14 +276,18 @@ public final class GuardedTransactionProvider implements TransactionProvider {
       return new GuardedTransactionProvider(delegate, buildGuard());
     }
 
-    private static <T> T orDefault(T value, T fallback, String name) {
-      if (value == null) {
-        LOG.log(
-            System.Logger.Level.WARNING,
-            "faultline: GuardedTransactionProvider.{0}(null) ignored; using {1}",
-            name,
-            fallback);
-        return fallback;
+    private static Duration notNegative(Duration timeout, String name) {
+      Objects.requireNonNull(timeout, name);
+      if (timeout.isNegative()) {
+        throw new IllegalArgumentException(
+            name + " must not be negative (zero leaves it unset), was " + timeout);
+      }
+      return timeout;
+    }
+
+    private static int atLeast(int min, int value, String name) {
+      if (value < min) {
+        throw new IllegalArgumentException(name + " must be at least " + min + ", was " + value);
       }
       return value;
     }

@@ -56,26 +56,28 @@ final class NestingGate {
       errors.record(e);
     }
     switch (policy) {
-      case FAIL:
+      case FAIL -> {
         ledger.push(LevelKind.REFUSED, site, weight);
-        metrics.nestedRefused.increment();
+        metrics.nestedRefused();
         if (first) {
           findings.nested(ledger, counted, depth);
         }
         throw new NestedTransactionException(ledger.topCallSite(), ledger.peek().callSite(), depth);
-      case FLATTEN:
+      }
+      case FLATTEN -> {
         ledger.push(LevelKind.FLATTENED, site, weight);
-        metrics.nestedFlattened.increment();
+        metrics.nestedFlattened();
         return false;
-      case WARN:
-        if (first) {
+      }
+      default -> {
+        // WARN reports a call site's first nesting, then lets it happen like ALLOW.
+        if (policy == NestingPolicy.WARN && first) {
           findings.nested(ledger, counted, depth);
         }
-      // fall through: WARN lets it happen like ALLOW
-      default:
         ledger.push(delegateSavepoints ? LevelKind.SAVEPOINT : LevelKind.JOIN, site, weight);
-        metrics.nestedAllowed.increment();
+        metrics.nestedAllowed();
         return true;
+      }
     }
   }
 

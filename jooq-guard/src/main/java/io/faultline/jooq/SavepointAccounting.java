@@ -29,7 +29,7 @@ final class SavepointAccounting {
 
   /** The delegate created the savepoint of {@code level}. */
   void created(Ledger ledger, Level level) {
-    metrics.savepointsCreated.increment();
+    metrics.savepointCreated();
     int count = ledger.savepointCreated();
     rowLocks.savepointCreated(ledger, level);
     if (count > subtransactionLimit && !ledger.overflowReported()) {
@@ -40,12 +40,12 @@ final class SavepointAccounting {
 
   /** A savepoint was released (its level committed). */
   void released() {
-    metrics.savepointsReleased.increment();
+    metrics.savepointReleased();
   }
 
   /** A savepoint was rolled back. */
   void rolledBack() {
-    metrics.savepointsRolledBack.increment();
+    metrics.savepointRolledBack();
   }
 
   /** The top-level transaction of {@code ledger} ended. */

@@ -138,7 +138,7 @@ public final class TransactionGuard {
         return;
       }
       if (thrown != null) {
-        level.beginFailed = true;
+        level.markBeginFailed();
         return;
       }
       if (level.kind() == LevelKind.TOP) {
@@ -165,20 +165,18 @@ public final class TransactionGuard {
     if (level == null) {
       return true;
     }
-    switch (level.kind()) {
-      case FLATTENED:
-      case REFUSED:
-        return false;
-      case TOP:
+    return switch (level.kind()) {
+      case FLATTENED, REFUSED -> false;
+      case TOP -> {
         timeouts.beforeCommit(ledger, level);
         if (ledger.failedFlattenedSite() != null) {
-          level.commitFailed = true;
+          level.markCommitFailed();
           throw new FlattenedRollbackException(ledger.topCallSite(), ledger.failedFlattenedSite());
         }
-        return true;
-      default:
-        return true;
-    }
+        yield true;
+      }
+      default -> true;
+    };
   }
 
   /** After the delegate's commit (or instead of it); {@code thrown} is what it threw, or null. */
@@ -191,14 +189,14 @@ public final class TransactionGuard {
       }
       if (thrown != null) {
         // jOOQ rolls this level back next; the rollback ends it.
-        level.commitFailed = true;
+        level.markCommitFailed();
         return;
       }
       ledger.pop();
       if (level.kind() == LevelKind.SAVEPOINT) {
         savepointAccounting.released();
       } else if (level.kind() == LevelKind.TOP) {
-        metrics.committed.increment();
+        metrics.transactionCommitted();
         end(ctx.configuration(), ledger, true);
       }
     } catch (RuntimeException e) {
@@ -213,18 +211,16 @@ public final class TransactionGuard {
     if (level == null) {
       return true;
     }
-    switch (level.kind()) {
-      case FLATTENED:
+    return switch (level.kind()) {
+      case FLATTENED -> {
         ledger.flattenedFailed(level.callSite());
-        return false;
-      case REFUSED:
-        return false;
-      case SAVEPOINT:
-        // After a failed begin no savepoint exists; rolling back would undo the outer level's.
-        return !level.beginFailed;
-      default:
-        return true;
-    }
+        yield false;
+      }
+      case REFUSED -> false;
+      // After a failed begin no savepoint exists; rolling back would undo the outer level's.
+      case SAVEPOINT -> !level.beginFailed();
+      default -> true;
+    };
   }
 
   /** After the delegate's rollback (or instead of it); {@code thrown} is what it threw, or null. */
@@ -235,13 +231,13 @@ public final class TransactionGuard {
       if (level == null) {
         return;
       }
-      if (level.kind() == LevelKind.SAVEPOINT && !level.beginFailed) {
+      if (level.kind() == LevelKind.SAVEPOINT && !level.beginFailed()) {
         savepointAccounting.rolledBack();
       } else if (level.kind() == LevelKind.TOP) {
-        if (level.beginFailed || level.commitFailed || thrown != null) {
-          metrics.failed.increment();
+        if (level.beginFailed() || level.commitFailed() || thrown != null) {
+          metrics.transactionFailed();
         } else {
-          metrics.rolledBack.increment();
+          metrics.transactionRolledBack();
         }
         end(ctx.configuration(), ledger, false);
       }
@@ -281,19 +277,7 @@ public final class TransactionGuard {
 
   /** The counts so far. */
   public GuardStats stats() {
-    return new GuardStats(
-        metrics.committed.sum(),
-        metrics.rolledBack.sum(),
-        metrics.failed.sum(),
-        metrics.savepointsCreated.sum(),
-        metrics.savepointsReleased.sum(),
-        metrics.savepointsRolledBack.sum(),
-        metrics.nestedAllowed.sum(),
-        metrics.nestedFlattened.sum(),
-        metrics.nestedRefused.sum(),
-        metrics.statementTimeouts.sum(),
-        metrics.transactionTimeouts.sum(),
-        metrics.lockTimeouts.sum());
+    return metrics.stats();
   }
 
   /**

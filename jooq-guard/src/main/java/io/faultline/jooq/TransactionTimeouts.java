@@ -126,7 +126,7 @@ final class TransactionTimeouts {
   void beforeCommit(Ledger ledger, Level top) {
     if (ledger.deadlineExpired()) {
       countDeadline(ledger);
-      top.commitFailed = true;
+      top.markCommitFailed();
       throw new TransactionTimeoutException(
           ledger.topCallSite().toString(), ledger.deadlineTimeout(), null);
     }
@@ -169,12 +169,12 @@ final class TransactionTimeouts {
           new TransactionTimeoutException(
               ledger.topCallSite().toString(), ledger.deadlineTimeout(), cause(ctx)));
     } else if ("57014".equals(state) && message.contains("statement timeout")) {
-      metrics.statementTimeouts.increment();
+      metrics.statementTimedOut();
       Duration set = ledger.statementTimeout();
       String shown = ctx.sql() == null ? null : SqlText.shown(ctx.sql(), literals, STATEMENT_CHARS);
       ctx.exception(new StatementTimeoutException(shown, set.isZero() ? null : set, cause(ctx)));
     } else if ("55P03".equals(state) && message.contains("lock timeout")) {
-      metrics.lockTimeouts.increment();
+      metrics.lockTimedOut();
     }
   }
 
@@ -200,7 +200,7 @@ final class TransactionTimeouts {
 
   private void countDeadline(Ledger ledger) {
     if (ledger.claimDeadlineCount()) {
-      metrics.transactionTimeouts.increment();
+      metrics.transactionTimedOut();
     }
   }
 }

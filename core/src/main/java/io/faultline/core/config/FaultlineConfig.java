@@ -161,13 +161,17 @@ public final class FaultlineConfig {
 
     /** Keys to know besides those of the class path's catalogs. */
     public Builder keys(Collection<? extends ConfigKey<?>> keys) {
+      Objects.requireNonNull(keys, "keys");
+      for (ConfigKey<?> key : keys) {
+        Objects.requireNonNull(key, "keys: a key is null");
+      }
       this.keys.addAll(keys);
       return this;
     }
 
     /** Keys to know besides those of the class path's catalogs. */
     public Builder keys(ConfigKey<?>... keys) {
-      return keys(Arrays.asList(keys));
+      return keys(Arrays.asList(Objects.requireNonNull(keys, "keys")));
     }
 
     /**

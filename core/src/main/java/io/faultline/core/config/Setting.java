@@ -20,14 +20,11 @@ record Setting(String key, String writtenAs, String rawValue, Kind kind, String 
 
     /** {@code key} written the way this source writes it. */
     String spell(String key) {
-      switch (this) {
-        case ENVIRONMENT:
-          return EnvironmentNames.of(key);
-        case SYSTEM_PROPERTY:
-          return "-D" + ConfigSources.SYSTEM_PROPERTY_PREFIX + key;
-        default:
-          return key;
-      }
+      return switch (this) {
+        case ENVIRONMENT -> EnvironmentNames.of(key);
+        case SYSTEM_PROPERTY -> "-D" + ConfigSources.SYSTEM_PROPERTY_PREFIX + key;
+        default -> key;
+      };
     }
   }
 }

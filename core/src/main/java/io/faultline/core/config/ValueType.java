@@ -137,18 +137,11 @@ public final class ValueType<T> {
   }
 
   private static Boolean parseBoolean(String raw) {
-    switch (raw.trim().toLowerCase(Locale.ROOT)) {
-      case "true":
-      case "on":
-      case "yes":
-        return Boolean.TRUE;
-      case "false":
-      case "off":
-      case "no":
-        return Boolean.FALSE;
-      default:
-        throw new IllegalArgumentException("not a boolean");
-    }
+    return switch (raw.trim().toLowerCase(Locale.ROOT)) {
+      case "true", "on", "yes" -> Boolean.TRUE;
+      case "false", "off", "no" -> Boolean.FALSE;
+      default -> throw new IllegalArgumentException("not a boolean");
+    };
   }
 
   private static Duration parseDuration(String raw) {
@@ -157,18 +150,13 @@ public final class ValueType<T> {
       throw new IllegalArgumentException("not a duration with a unit");
     }
     long amount = Long.parseLong(m.group(1));
-    switch (m.group(2).toLowerCase(Locale.ROOT)) {
-      case "ms":
-        return Duration.ofMillis(amount);
-      case "s":
-        return Duration.ofSeconds(amount);
-      case "m":
-        return Duration.ofMinutes(amount);
-      case "h":
-        return Duration.ofHours(amount);
-      default:
-        return Duration.ofDays(amount);
-    }
+    return switch (m.group(2).toLowerCase(Locale.ROOT)) {
+      case "ms" -> Duration.ofMillis(amount);
+      case "s" -> Duration.ofSeconds(amount);
+      case "m" -> Duration.ofMinutes(amount);
+      case "h" -> Duration.ofHours(amount);
+      default -> Duration.ofDays(amount);
+    };
   }
 
   private static String formatDuration(Duration d) {
@@ -198,20 +186,13 @@ public final class ValueType<T> {
     }
     long amount = Long.parseLong(m.group(1));
     String unit = m.group(2) == null ? "B" : m.group(2).toUpperCase(Locale.ROOT);
-    long factor;
-    switch (unit.charAt(0)) {
-      case 'K':
-        factor = 1L << 10;
-        break;
-      case 'M':
-        factor = 1L << 20;
-        break;
-      case 'G':
-        factor = 1L << 30;
-        break;
-      default:
-        factor = 1;
-    }
+    long factor =
+        switch (unit.charAt(0)) {
+          case 'K' -> 1L << 10;
+          case 'M' -> 1L << 20;
+          case 'G' -> 1L << 30;
+          default -> 1;
+        };
     return Math.multiplyExact(amount, factor);
   }
 

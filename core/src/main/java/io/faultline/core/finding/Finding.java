@@ -83,7 +83,7 @@ public record Finding(
 
     /** When it was observed; defaults to now. */
     public Builder observedAt(Instant observedAt) {
-      this.observedAt = observedAt;
+      this.observedAt = Objects.requireNonNull(observedAt, "observedAt");
       return this;
     }
 

@@ -228,14 +228,11 @@ public final class Findings {
   }
 
   private static Level level(Severity severity) {
-    switch (severity) {
-      case CRITICAL:
-        return Level.ERROR;
-      case WARNING:
-        return Level.WARNING;
-      default:
-        return Level.INFO;
-    }
+    return switch (severity) {
+      case CRITICAL -> Level.ERROR;
+      case WARNING -> Level.WARNING;
+      default -> Level.INFO;
+    };
   }
 
   /**

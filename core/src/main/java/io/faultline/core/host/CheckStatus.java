@@ -19,13 +19,10 @@ public enum CheckStatus {
 
   /** The status a finding of {@code severity} gives its check. */
   public static CheckStatus of(Severity severity) {
-    switch (severity) {
-      case CRITICAL:
-        return CRITICAL;
-      case WARNING:
-        return WARNING;
-      default:
-        return INFO;
-    }
+    return switch (severity) {
+      case CRITICAL -> CRITICAL;
+      case WARNING -> WARNING;
+      default -> INFO;
+    };
   }
 }

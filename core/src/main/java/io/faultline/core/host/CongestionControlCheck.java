@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** Reports the congestion control in use (context for slow long-distance links). */
-public final class CongestionControlCheck implements HostCheck {
+final class CongestionControlCheck implements HostCheck {
 
   @Override
   public String name() {

@@ -63,43 +63,40 @@ public final class DoctorCommand {
           arg = arg.substring(0, eq);
         }
         switch (arg) {
-          case "--help":
-          case "-h":
+          case "--help", "-h" -> {
             out.print(USAGE);
             return 0;
-          case "--json":
-            json = true;
-            break;
-          case "--sample":
+          }
+          case "--json" -> json = true;
+          case "--sample" -> {
             value = value != null ? value : next(args, ++i, arg);
             options = options.withSample(parse(HostConfigKeys.SAMPLE, arg, value));
-            break;
-          case "--root":
+          }
+          case "--root" -> {
             root = Paths.get(value != null ? value : next(args, ++i, arg));
             if (!Files.isDirectory(root)) {
               throw new UsageException("--root " + root + ": not a directory");
             }
-            break;
-          case "--net-pid":
+          }
+          case "--net-pid" -> {
             value = value != null ? value : next(args, ++i, arg);
             try {
               netPid = Long.parseLong(value);
             } catch (NumberFormatException e) {
               throw new UsageException("--net-pid: not a process id: " + value);
             }
-            break;
-          case "--expected-connections":
+          }
+          case "--expected-connections" -> {
             value = value != null ? value : next(args, ++i, arg);
             options =
                 options.withExpectedConnections(
                     parse(HostConfigKeys.EXPECTED_CONNECTIONS, arg, value));
-            break;
-          case "--target-bdp":
+          }
+          case "--target-bdp" -> {
             value = value != null ? value : next(args, ++i, arg);
             options = options.withTargetBdpBytes(parse(HostConfigKeys.TARGET_BDP, arg, value));
-            break;
-          default:
-            throw new UsageException("unknown option: " + args[i]);
+          }
+          default -> throw new UsageException("unknown option: " + args[i]);
         }
       }
     } catch (UsageException e) {

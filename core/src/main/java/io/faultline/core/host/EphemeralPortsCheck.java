@@ -14,7 +14,7 @@ import java.util.Optional;
  * counts listeners and inbound sockets too. It is the right order of magnitude for a proxy or
  * client that talks to a few upstreams, which is where the error appears.
  */
-public final class EphemeralPortsCheck implements HostCheck {
+final class EphemeralPortsCheck implements HostCheck {
 
   @Override
   public String name() {

@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  * @param suffix everything after the numbers, e.g. {@code -21-amd64}; empty for a plain release
  * @param text the release as read
  */
-public record KernelRelease(int major, int minor, int patch, String suffix, String text)
+record KernelRelease(int major, int minor, int patch, String suffix, String text)
     implements Comparable<KernelRelease> {
 
   private static final Pattern RELEASE = Pattern.compile("(\\d+)\\.(\\d+)(?:\\.(\\d+))?(.*)");

@@ -9,7 +9,7 @@ import java.util.OptionalLong;
  * {@code net.core.somaxconn} (accept queue cap) and {@code net.ipv4.tcp_max_syn_backlog} (SYN
  * queue) against the connection burst the host should absorb. Both are per network namespace.
  */
-public final class ListenBacklogCheck implements HostCheck {
+final class ListenBacklogCheck implements HostCheck {
 
   @Override
   public String name() {

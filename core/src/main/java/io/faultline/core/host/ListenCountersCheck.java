@@ -12,7 +12,7 @@ import java.util.OptionalLong;
  * Whether the listen-queue counters rose between the two samples: overflows and drops (attempts
  * lost), SYN cookies sent (the queue overflowed into cookies). Per network namespace.
  */
-public final class ListenCountersCheck implements HostCheck {
+final class ListenCountersCheck implements HostCheck {
 
   /** The counters compared, all {@code TcpExt}. */
   public static final List<String> COUNTERS =

@@ -9,7 +9,7 @@ import java.util.Optional;
  * Whether one CPU ran most of the NET_RX softirqs between the two samples (the Netmarble RPS case).
  * Host-wide: {@code /proc/softirqs} counts the whole machine's CPUs even inside a container.
  */
-public final class NetRxSoftirqCheck implements HostCheck {
+final class NetRxSoftirqCheck implements HostCheck {
 
   @Override
   public String name() {

@@ -11,13 +11,10 @@ public enum ReadingScope {
 
   /** A short label for the table and JSON. */
   public String label() {
-    switch (this) {
-      case NETWORK_NAMESPACE:
-        return "netns";
-      case HOST:
-        return "host";
-      default:
-        return "kernel";
-    }
+    return switch (this) {
+      case NETWORK_NAMESPACE -> "netns";
+      case HOST -> "host";
+      default -> "kernel";
+    };
   }
 }

@@ -11,7 +11,7 @@ import java.util.Optional;
  * veth, bridges) are skipped; their receive work runs where the sender's does. Host-wide; inside a
  * container only the container's own (virtual) devices are visible.
  */
-public final class ReceiveSteeringCheck implements HostCheck {
+final class ReceiveSteeringCheck implements HostCheck {
 
   @Override
   public String name() {

@@ -11,7 +11,7 @@ import java.util.Optional;
  * net.core.rmem_max/wmem_max} are host-wide (they cap an explicit {@code SO_RCVBUF}); {@code
  * tcp_rmem/tcp_wmem} are per network namespace on kernels from 4.15 (they cap autotuning).
  */
-public final class SocketBufferCheck implements HostCheck {
+final class SocketBufferCheck implements HostCheck {
 
   private static final List<String> SINGLE = List.of("net.core.rmem_max", "net.core.wmem_max");
   private static final List<String> TRIPLE = List.of("net.ipv4.tcp_rmem", "net.ipv4.tcp_wmem");

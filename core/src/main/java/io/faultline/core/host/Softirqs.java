@@ -6,7 +6,7 @@ import java.util.Optional;
  * The {@code NET_RX} row of {@code /proc/softirqs}: how many receive softirqs each CPU has run
  * since boot. Host-wide: a container sees the host's CPUs.
  */
-public final class Softirqs {
+final class Softirqs {
 
   private Softirqs() {}
 

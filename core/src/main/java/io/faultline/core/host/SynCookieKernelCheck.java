@@ -12,7 +12,7 @@ import java.util.OptionalLong;
  * Flags a kernel without the SYN-cookie window-scale fix (mainline 909172a14974, 5.10) when SYN
  * cookies are enabled: the condition of the LINE Kafka incident.
  */
-public final class SynCookieKernelCheck implements HostCheck {
+final class SynCookieKernelCheck implements HostCheck {
 
   /** The first fixed stable patch level of each stable line that got the backport. */
   static final Map<String, Integer> FIXED_STABLE =

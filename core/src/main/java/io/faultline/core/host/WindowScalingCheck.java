@@ -9,7 +9,7 @@ import java.util.OptionalLong;
  * Window scaling off outright, or lost under SYN cookies because timestamps are off (the Tencent
  * CKafka incident). These sysctls are per network namespace.
  */
-public final class WindowScalingCheck implements HostCheck {
+final class WindowScalingCheck implements HostCheck {
 
   @Override
   public String name() {

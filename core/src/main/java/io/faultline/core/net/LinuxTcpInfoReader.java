@@ -124,15 +124,11 @@ final class LinuxTcpInfoReader implements TcpInfoReader {
   }
 
   private static String describe(LastErrorException e) {
-    switch (e.getErrorCode()) {
-      case EBADF:
-        return "EBADF (the descriptor is not open)";
-      case ENOTSOCK:
-        return "ENOTSOCK (the descriptor is not a socket)";
-      case ENOPROTOOPT:
-        return "ENOPROTOOPT (not a TCP socket)";
-      default:
-        return "errno " + e.getErrorCode();
-    }
+    return switch (e.getErrorCode()) {
+      case EBADF -> "EBADF (the descriptor is not open)";
+      case ENOTSOCK -> "ENOTSOCK (the descriptor is not a socket)";
+      case ENOPROTOOPT -> "ENOPROTOOPT (not a TCP socket)";
+      default -> "errno " + e.getErrorCode();
+    };
   }
 }

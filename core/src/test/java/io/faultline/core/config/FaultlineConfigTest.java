@@ -1,6 +1,7 @@
 package io.faultline.core.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.faultline.core.config.ConfigProblem.Level;
 import java.io.IOException;
@@ -8,6 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -340,5 +343,25 @@ class FaultlineConfigTest {
     FaultlineConfig config = FaultlineConfig.load("findings.log-interval=2m");
 
     assertThat(config.get(CoreConfigKeys.FINDINGS_LOG_INTERVAL)).isEqualTo(Duration.ofMinutes(2));
+  }
+
+  @Test
+  void theBuilderRefusesNullsNamingTheField() {
+    FaultlineConfig.Builder b = FaultlineConfig.builder();
+    assertThatThrownBy(() -> b.sources(null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("sources");
+    assertThatThrownBy(() -> b.keys((Collection<ConfigKey<?>>) null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("keys");
+    assertThatThrownBy(() -> b.keys((ConfigKey<?>[]) null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("keys");
+    assertThatThrownBy(() -> b.keys(Arrays.asList(TestKeys.CHURN, null)))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("keys: a key is null");
+    // Nothing of the refused call was kept.
+    FaultlineConfig config = b.catalogsFromClassPath(false).load();
+    assertThat(config.keys()).doesNotContain(TestKeys.CHURN);
   }
 }

@@ -2,6 +2,7 @@ package io.faultline.jooq.internal;
 
 import io.faultline.core.metrics.MeterDoc;
 import io.faultline.core.metrics.OwnedMeters;
+import io.faultline.jooq.GuardStats;
 import io.faultline.jooq.JooqMeters;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -15,41 +16,18 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class GuardMetrics {
 
-  /** Outcomes of top-level transactions, in tag-value order. */
-  public final LongAdder committed = new LongAdder();
-
-  /** Top-level transactions rolled back. */
-  public final LongAdder rolledBack = new LongAdder();
-
-  /** Top-level transactions whose begin or commit failed. */
-  public final LongAdder failed = new LongAdder();
-
-  /** Savepoints created. */
-  public final LongAdder savepointsCreated = new LongAdder();
-
-  /** Savepoints released. */
-  public final LongAdder savepointsReleased = new LongAdder();
-
-  /** Savepoints rolled back. */
-  public final LongAdder savepointsRolledBack = new LongAdder();
-
-  /** Nested transactions let through. */
-  public final LongAdder nestedAllowed = new LongAdder();
-
-  /** Nested transactions flattened. */
-  public final LongAdder nestedFlattened = new LongAdder();
-
-  /** Nested transactions refused. */
-  public final LongAdder nestedRefused = new LongAdder();
-
-  /** Statement timeouts. */
-  public final LongAdder statementTimeouts = new LongAdder();
-
-  /** Transaction deadlines passed. */
-  public final LongAdder transactionTimeouts = new LongAdder();
-
-  /** Lock timeouts. */
-  public final LongAdder lockTimeouts = new LongAdder();
+  private final LongAdder committed = new LongAdder();
+  private final LongAdder rolledBack = new LongAdder();
+  private final LongAdder failed = new LongAdder();
+  private final LongAdder savepointsCreated = new LongAdder();
+  private final LongAdder savepointsReleased = new LongAdder();
+  private final LongAdder savepointsRolledBack = new LongAdder();
+  private final LongAdder nestedAllowed = new LongAdder();
+  private final LongAdder nestedFlattened = new LongAdder();
+  private final LongAdder nestedRefused = new LongAdder();
+  private final LongAdder statementTimeouts = new LongAdder();
+  private final LongAdder transactionTimeouts = new LongAdder();
+  private final LongAdder lockTimeouts = new LongAdder();
 
   private final OwnedMeters registered = new OwnedMeters("a jOOQ guard");
   private volatile DistributionSummary depth;
@@ -101,6 +79,83 @@ public final class GuardMetrics {
                 .tags(doc.tags(tag))
                 .tags(common)
                 .register(r));
+  }
+
+  /** A top-level transaction committed. */
+  public void transactionCommitted() {
+    committed.increment();
+  }
+
+  /** A top-level transaction rolled back. */
+  public void transactionRolledBack() {
+    rolledBack.increment();
+  }
+
+  /** A top-level transaction's begin or commit failed. */
+  public void transactionFailed() {
+    failed.increment();
+  }
+
+  /** A savepoint was created. */
+  public void savepointCreated() {
+    savepointsCreated.increment();
+  }
+
+  /** A savepoint was released. */
+  public void savepointReleased() {
+    savepointsReleased.increment();
+  }
+
+  /** A savepoint was rolled back to. */
+  public void savepointRolledBack() {
+    savepointsRolledBack.increment();
+  }
+
+  /** A nested transaction was let through. */
+  public void nestedAllowed() {
+    nestedAllowed.increment();
+  }
+
+  /** A nested transaction was flattened. */
+  public void nestedFlattened() {
+    nestedFlattened.increment();
+  }
+
+  /** A nested transaction was refused. */
+  public void nestedRefused() {
+    nestedRefused.increment();
+  }
+
+  /** A statement timed out. */
+  public void statementTimedOut() {
+    statementTimeouts.increment();
+  }
+
+  /** A transaction deadline passed. */
+  public void transactionTimedOut() {
+    transactionTimeouts.increment();
+  }
+
+  /** A lock wait timed out. */
+  public void lockTimedOut() {
+    lockTimeouts.increment();
+  }
+
+  /** The counts so far. */
+  public GuardStats stats() {
+    return new GuardStats(
+        committed.sum(),
+        rolledBack.sum(),
+        failed.sum(),
+        savepointsCreated.sum(),
+        savepointsReleased.sum(),
+        savepointsRolledBack.sum(),
+        nestedAllowed.sum(),
+        nestedFlattened.sum(),
+        nestedRefused.sum(),
+        statementTimeouts.sum(),
+        transactionTimeouts.sum(),
+        lockTimeouts.sum());
   }
 
   /** Records the depth of a level just begun. */

@@ -51,10 +51,7 @@ public final class Ledger {
     if (top == null) {
       return CallSite.UNKNOWN;
     }
-    if (top.callSite == null) {
-      top.callSite = CallSite.outermostTransaction();
-    }
-    return top.callSite;
+    return top.topCallSite();
   }
 
   /** Pushes a level whose call site's walk stands for {@code weight} nested begins (see Level). */

@@ -5,18 +5,14 @@ import io.faultline.jooq.CallSite;
 /** One transaction level of a {@link Ledger}: what it is, where it was begun, how deep it is. */
 public final class Level {
 
-  final LevelKind kind;
+  private final LevelKind kind;
   // Null for a top level until someone asks (see Ledger#topCallSite), and for a nested level whose
   // begin was not walked until one of its own hooks asks (see #callSite).
-  CallSite callSite;
-  final int depth;
-  final int weight;
-
-  /** Whether the delegate failed to begin it. */
-  public boolean beginFailed;
-
-  /** Whether its commit failed (jOOQ then rolls it back). */
-  public boolean commitFailed;
+  private CallSite callSite;
+  private final int depth;
+  private final int weight;
+  private boolean beginFailed;
+  private boolean commitFailed;
 
   /**
    * @param weight how many nested begins the walk that found {@code callSite} stands for (more than
@@ -27,6 +23,36 @@ public final class Level {
     this.callSite = callSite;
     this.depth = depth;
     this.weight = weight;
+  }
+
+  /** Whether the delegate failed to begin it. */
+  public boolean beginFailed() {
+    return beginFailed;
+  }
+
+  /** Records that the delegate failed to begin it. */
+  public void markBeginFailed() {
+    beginFailed = true;
+  }
+
+  /** Whether its commit failed (jOOQ then rolls it back). */
+  public boolean commitFailed() {
+    return commitFailed;
+  }
+
+  /** Records that its commit failed. */
+  public void markCommitFailed() {
+    commitFailed = true;
+  }
+
+  /**
+   * A top level's call site, found from the stack on first use (see {@link Ledger#topCallSite()}).
+   */
+  CallSite topCallSite() {
+    if (callSite == null) {
+      callSite = CallSite.outermostTransaction();
+    }
+    return callSite;
   }
 
   /** What this level is. */

@@ -19,7 +19,7 @@ import javax.sql.DataSource;
  * one connection (pgjdbc connect and socket timeouts) and reconnects after a failure. Not
  * thread-safe: one monitor thread uses it.
  */
-public final class ContentionProbe implements AutoCloseable {
+final class ContentionProbe implements AutoCloseable {
 
   /**
    * Lock waiters and the slowest active statement among the other client sessions of this database.

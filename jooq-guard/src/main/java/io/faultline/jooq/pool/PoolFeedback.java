@@ -22,7 +22,7 @@ import java.util.Optional;
  * and the database stays contended; it clears when either stops. Not thread-safe: one monitor
  * thread feeds it.
  */
-public final class PoolFeedback {
+final class PoolFeedback {
 
   private record Sample(long nanos, PoolReading pool, ContentionReading contention) {}
 

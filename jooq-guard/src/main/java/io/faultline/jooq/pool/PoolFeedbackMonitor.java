@@ -46,6 +46,9 @@ public final class PoolFeedbackMonitor implements AutoCloseable {
 
   private static final System.Logger LOG = System.getLogger(PoolFeedbackMonitor.class.getName());
 
+  /** The shortest time between readings. */
+  static final Duration MIN_INTERVAL = Duration.ofMillis(50);
+
   /** One reading and what was concluded from it. */
   public record Reading(PoolReading pool, ContentionReading contention, Optional<Finding> finding) {
     @Override
@@ -92,7 +95,7 @@ public final class PoolFeedbackMonitor implements AutoCloseable {
 
   /** Watches {@code appDataSource}, which should be a HikariCP pool (or unwrap to one). */
   public static Builder builder(DataSource appDataSource) {
-    return new Builder(appDataSource, null);
+    return new Builder(Objects.requireNonNull(appDataSource, "appDataSource"), null);
   }
 
   /**
@@ -100,7 +103,7 @@ public final class PoolFeedbackMonitor implements AutoCloseable {
    * hold it only as an {@code Object} (the agent, across class loaders).
    */
   public static Builder builderForHikari(Object hikariDataSource) {
-    return new Builder(null, hikariDataSource);
+    return new Builder(null, Objects.requireNonNull(hikariDataSource, "hikariDataSource"));
   }
 
   private void registerMeters(MeterRegistry r, String poolName) {
@@ -141,7 +144,9 @@ public final class PoolFeedbackMonitor implements AutoCloseable {
               });
       ex = ownExecutor;
     }
-    long millis = Math.max(50, interval.toMillis());
+    // start(Duration) refuses less; a configured interval below it is raised (configuration never
+    // stops the application).
+    long millis = Math.max(MIN_INTERVAL.toMillis(), interval.toMillis());
     task = ex.scheduleWithFixedDelay(this::readQuietly, 0, millis, TimeUnit.MILLISECONDS);
   }
 
@@ -266,6 +271,11 @@ public final class PoolFeedbackMonitor implements AutoCloseable {
 
   /**
    * Configures a {@link PoolFeedbackMonitor}; defaults are those of {@link PoolFeedbackConfigKeys}.
+   *
+   * <p>The setters refuse a bad value at once: {@link NullPointerException} for null and {@link
+   * IllegalArgumentException} for a value out of range, each naming the setter. {@link #config}
+   * takes the configuration's values as they are (a bad key there was already reported, and
+   * thresholds out of range fall back to the defaults with a warning).
    */
   public static final class Builder {
     private final DataSource appDataSource;
@@ -318,13 +328,13 @@ public final class PoolFeedbackMonitor implements AutoCloseable {
 
     /** Where the finding goes. */
     public Builder findings(Findings findings) {
-      this.findings = findings;
+      this.findings = Objects.requireNonNull(findings, "findings");
       return this;
     }
 
     /** Where the lock-waiter and statement-age gauges go. */
     public Builder meterRegistry(MeterRegistry registry) {
-      this.registry = registry;
+      this.registry = Objects.requireNonNull(registry, "meterRegistry");
       return this;
     }
 
@@ -356,7 +366,7 @@ public final class PoolFeedbackMonitor implements AutoCloseable {
 
     /** Runs readings on {@code executor} instead of a daemon thread of its own. */
     public Builder executor(ScheduledExecutorService executor) {
-      this.executor = executor;
+      this.executor = Objects.requireNonNull(executor, "executor");
       return this;
     }
 
@@ -402,13 +412,16 @@ public final class PoolFeedbackMonitor implements AutoCloseable {
     }
 
     /**
-     * Builds and starts reading every {@code interval}; empty when {@code jooq.pool-feedback} is
-     * off or {@link #build()} is. Never throws.
+     * Builds and starts reading every {@code interval} (at least 50 ms); empty when {@code
+     * jooq.pool-feedback} is off or {@link #build()} is. Throws only for a bad {@code interval}.
      */
     public Optional<PoolFeedbackMonitor> start(Duration interval) {
-      if (interval != null) {
-        this.interval = interval;
+      Objects.requireNonNull(interval, "interval");
+      if (interval.compareTo(MIN_INTERVAL) < 0) {
+        throw new IllegalArgumentException(
+            "interval must be at least " + MIN_INTERVAL.toMillis() + "ms, was " + interval);
       }
+      this.interval = interval;
       return start();
     }
 

@@ -8,7 +8,7 @@ import java.util.Map;
  * cumulative {@code blks_hit} and {@code blks_read}. A counter that went backwards (statistics
  * reset) restarts from the new sample.
  */
-public final class HitRatios {
+final class HitRatios {
 
   /**
    * The change of one cache over one interval.

@@ -66,6 +66,10 @@ public final class PostgresHealthMetrics implements MeterBinder, AutoCloseable {
   private final DataSource dataSource;
   private final String jdbcUrl;
   private final Properties properties;
+
+  /** The shortest time between polls. */
+  static final Duration MIN_INTERVAL = Duration.ofMillis(100);
+
   private final Duration interval;
   private final Duration longTransaction;
   private final double thrashRatio;
@@ -184,7 +188,9 @@ public final class PostgresHealthMetrics implements MeterBinder, AutoCloseable {
               t.setDaemon(true);
               return t;
             });
-    long millis = Math.max(100, interval.toMillis());
+    // The builder refuses less; a configured interval below it is raised (configuration never stops
+    // the application).
+    long millis = Math.max(MIN_INTERVAL.toMillis(), interval.toMillis());
     poller.scheduleWithFixedDelay(this::pollQuietly, 0, millis, TimeUnit.MILLISECONDS);
   }
 
@@ -401,7 +407,14 @@ public final class PostgresHealthMetrics implements MeterBinder, AutoCloseable {
     registered.removeAll();
   }
 
-  /** Configures a {@link PostgresHealthMetrics}; defaults are those of {@link JooqConfigKeys}. */
+  /**
+   * Configures a {@link PostgresHealthMetrics}; defaults are those of {@link JooqConfigKeys}.
+   *
+   * <p>The setters refuse a bad value at once: {@link NullPointerException} for null and {@link
+   * IllegalArgumentException} for a value out of range, each naming the setter. {@link #config}
+   * takes the configuration's values as they are (a bad key there was already reported and must not
+   * stop the application).
+   */
   public static final class Builder {
     private final DataSource dataSource;
     private final String jdbcUrl;
@@ -437,33 +450,49 @@ public final class PostgresHealthMetrics implements MeterBinder, AutoCloseable {
       return this;
     }
 
-    /** Time between polls ({@code jooq.health.interval}). */
+    /** Time between polls ({@code jooq.health.interval}); at least 100 ms. */
     public Builder interval(Duration interval) {
-      this.interval = Objects.requireNonNull(interval, "interval");
+      Objects.requireNonNull(interval, "interval");
+      if (interval.compareTo(MIN_INTERVAL) < 0) {
+        throw new IllegalArgumentException(
+            "interval must be at least " + MIN_INTERVAL.toMillis() + "ms, was " + interval);
+      }
+      this.interval = interval;
       return this;
     }
 
     /** Open-transaction age that is flagged ({@code jooq.health.long-transaction}). */
     public Builder longTransaction(Duration age) {
-      this.longTransaction = Objects.requireNonNull(age, "age");
+      Objects.requireNonNull(age, "longTransaction");
+      if (age.isNegative()) {
+        throw new IllegalArgumentException("longTransaction must not be negative, was " + age);
+      }
+      this.longTransaction = age;
       return this;
     }
 
-    /** MultiXact member hit ratio below which it is flagged. */
+    /** MultiXact member hit ratio below which it is flagged, within 0..1. */
     public Builder multixactHitRatio(double ratio) {
+      if (!(ratio >= 0 && ratio <= 1)) {
+        throw new IllegalArgumentException("multixactHitRatio must be within 0..1, was " + ratio);
+      }
       this.thrashRatio = ratio;
       return this;
     }
 
     /** Accesses per interval below which the hit ratio is not judged. */
     public Builder multixactMinAccesses(long accesses) {
-      this.minAccesses = Math.max(0, accesses);
+      if (accesses < 0) {
+        throw new IllegalArgumentException(
+            "multixactMinAccesses must not be negative, was " + accesses);
+      }
+      this.minAccesses = accesses;
       return this;
     }
 
     /** Where findings go. */
     public Builder findings(Findings findings) {
-      this.findings = findings;
+      this.findings = Objects.requireNonNull(findings, "findings");
       return this;
     }
 

@@ -11,7 +11,7 @@ import java.util.Locale;
  * throughput ceiling, window / RTT) and {@code KAFKA_PEER_WINDOW_COLLAPSED} (the broker's window
  * under a few segments while this side has data waiting or is window-limited). Stateless.
  */
-public final class ConnectionHealth {
+final class ConnectionHealth {
 
   /** A peer window below this many segments counts as collapsed. */
   public static final int COLLAPSED_WINDOW_SEGMENTS = 4;

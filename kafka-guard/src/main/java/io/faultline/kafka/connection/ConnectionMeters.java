@@ -24,7 +24,7 @@ import java.util.function.ToDoubleFunction;
  * sample, or when the kernel does not report a field. A set's gauges are removed when its last
  * connection goes. Thread-safe.
  */
-public final class ConnectionMeters {
+final class ConnectionMeters {
 
   /** How a gauge combines the values of several connections. */
   private enum Combine {

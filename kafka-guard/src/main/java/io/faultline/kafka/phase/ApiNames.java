@@ -8,7 +8,7 @@ import java.util.Locale;
  * class path (else a table of the ids known today answers); an id neither knows becomes {@code
  * api_<id>}.
  */
-public final class ApiNames {
+final class ApiNames {
 
   private static final int MAX_ID = 256;
 
