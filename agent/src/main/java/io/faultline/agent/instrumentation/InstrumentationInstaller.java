@@ -133,12 +133,12 @@ public final class InstrumentationInstaller {
     if (early.isEmpty()) {
       return 0;
     }
-    List<TypeInstrumentation> types = new ArrayList<>();
+    List<LateMatch> modules = new ArrayList<>();
     for (InstalledModule entry : installed) {
       InstrumentationModule module = entry.module();
       try {
         if (entry.moduleSwitch().active() && module.bootstrapClasses().isEmpty()) {
-          types.addAll(module.types());
+          modules.add(new LateMatch(module));
         }
       } catch (RuntimeException | LinkageError e) {
         AgentErrors.weaveFailed(entry.name(), "(late weave)", e);
@@ -147,7 +147,7 @@ public final class InstrumentationInstaller {
     List<Class<?>> targets = new ArrayList<>();
     for (Class<?> type :
         LateClasses.find(instrumentation, early, LATE_LOOKUP_ROUNDS, LATE_LOOKUP_PAUSE_MILLIS)) {
-      if (isTargeted(type, types)) {
+      if (isTargeted(type, modules)) {
         targets.add(type);
       }
     }
@@ -171,24 +171,73 @@ public final class InstrumentationInstaller {
     }
   }
 
-  /** Whether one of {@code types} matches {@code type}'s class file (read, never reflected on). */
-  private boolean isTargeted(Class<?> type, List<TypeInstrumentation> types) {
+  /**
+   * One active module's targets for {@link #weaveLate}: the exactly named ones, compared by name,
+   * and the others (an annotation), matched against the class file only when {@link
+   * InstrumentationModule#mayMatch} lets it through. Parsing every early class file (hundreds of
+   * kafka-clients classes) for every module was most of the late weave's time.
+   */
+  private static final class LateMatch {
+    final InstrumentationModule module;
+    final java.util.Set<String> names = new java.util.HashSet<>();
+    final List<TypeInstrumentation> others = new ArrayList<>();
+
+    LateMatch(InstrumentationModule module) {
+      this.module = module;
+      for (TypeInstrumentation t : module.types()) {
+        if (t.typeName() != null) {
+          names.add(t.typeName());
+        } else {
+          others.add(t);
+        }
+      }
+    }
+  }
+
+  /** Whether an active module targets {@code type} (its class file read, never reflected on). */
+  private boolean isTargeted(Class<?> type, List<LateMatch> modules) {
     ClassLoader loader = type.getClassLoader();
     if (loader == null || !instrumentation.isModifiableClass(type) || !seesAgent.matches(loader)) {
       return false;
     }
-    try {
-      TypeDescription description =
-          TypePool.Default.WithLazyResolution.of(ClassFileLocator.ForClassLoader.of(loader))
-              .describe(type.getName())
-              .resolve();
-      for (TypeInstrumentation t : types) {
-        if (t.typeMatcher().matches(description) && !description.isSynthetic()) {
-          return true;
-        }
+    String name = type.getName();
+    for (LateMatch m : modules) {
+      if (m.names.contains(name)) {
+        return true;
       }
-    } catch (RuntimeException | LinkageError e) {
-      // a class file that cannot be described is left as it loaded
+    }
+    byte[] classFile = null;
+    for (LateMatch m : modules) {
+      if (m.others.isEmpty()) {
+        continue;
+      }
+      try {
+        if (classFile == null) {
+          ClassFileLocator.Resolution found =
+              ClassFileLocator.ForClassLoader.of(loader).locate(name);
+          if (!found.isResolved()) {
+            return false;
+          }
+          classFile = found.resolve();
+        }
+        if (!m.module.mayMatch(name.replace('.', '/'), loader, classFile)) {
+          continue;
+        }
+        TypeDescription description =
+            TypePool.Default.WithLazyResolution.of(
+                    new ClassFileLocator.Compound(
+                        ClassFileLocator.Simple.of(name, classFile),
+                        ClassFileLocator.ForClassLoader.of(loader)))
+                .describe(name)
+                .resolve();
+        for (TypeInstrumentation t : m.others) {
+          if (t.typeMatcher().matches(description) && !description.isSynthetic()) {
+            return true;
+          }
+        }
+      } catch (java.io.IOException | RuntimeException | LinkageError e) {
+        // a class file that cannot be read or described is left as it loaded
+      }
     }
     return false;
   }

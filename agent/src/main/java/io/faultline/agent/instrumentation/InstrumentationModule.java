@@ -90,16 +90,17 @@ public interface InstrumentationModule {
 
   /**
    * A cheap look at a class file before Byte Buddy matches it against {@link #types()}: false means
-   * no type instrumentation of this module can match it. Only worth overriding when the type
-   * matchers need more than names (annotations, modifiers), which makes Byte Buddy parse every
-   * class file; the default lets every class through.
+   * no type instrumentation of this module can match it, and the module's Byte Buddy transformer is
+   * not called for it at all. Every class the application loads passes here once per module, so it
+   * must be cheap. The default is {@link #mayWeave}, the names the module targets; a module whose
+   * targets are not known by name (an annotation) looks at the class file's bytes instead.
    *
    * @param internalName the class's internal name ({@code a/b/C})
    * @param loader its loader, {@code null} for the bootstrap loader
    * @param classFile the class file
    */
   default boolean mayMatch(String internalName, ClassLoader loader, byte[] classFile) {
-    return true;
+    return mayWeave(internalName.replace('/', '.'), loader, classFile);
   }
 
   /** The switch its advice reads; the same instance as {@code ModuleSwitch.of(name())}. */

@@ -14,9 +14,13 @@ import net.bytebuddy.matcher.ElementMatchers;
  * @param typeMatcher which types, by name (e.g. {@code named(...)}, {@code nameStartsWith(...)});
  *     it is evaluated for every class the application loads, so keep it to names
  * @param advice the methods and the advice class for each
+ * @param typeName the one type's binary name when the matcher is exactly that name ({@link
+ *     #forType}), else null
  */
 public record TypeInstrumentation(
-    ElementMatcher<? super TypeDescription> typeMatcher, List<AdviceBinding> advice) {
+    ElementMatcher<? super TypeDescription> typeMatcher,
+    List<AdviceBinding> advice,
+    String typeName) {
 
   /** Copies. */
   public TypeInstrumentation {
@@ -27,9 +31,15 @@ public record TypeInstrumentation(
     }
   }
 
+  /** The types {@code typeMatcher} matches, with {@code advice}. */
+  public TypeInstrumentation(
+      ElementMatcher<? super TypeDescription> typeMatcher, List<AdviceBinding> advice) {
+    this(typeMatcher, advice, null);
+  }
+
   /** The type named {@code typeName} exactly, with {@code advice}. */
   public static TypeInstrumentation forType(String typeName, AdviceBinding... advice) {
-    return new TypeInstrumentation(ElementMatchers.named(typeName), List.of(advice));
+    return new TypeInstrumentation(ElementMatchers.named(typeName), List.of(advice), typeName);
   }
 
   /**

@@ -46,10 +46,12 @@ public final class JooqTransactionModule implements InstrumentationModule {
     return JooqConfigKeys.GUARD;
   }
 
-  /** jOOQ's classes. */
+  /** jOOQ's classes and Spring Boot's jOOQ transaction providers. */
   @Override
   public boolean mayWeave(String className, ClassLoader loader, byte[] classFile) {
-    return className.startsWith("org.jooq.");
+    return className.startsWith("org.jooq.")
+        || className.endsWith(".jooq.SpringTransactionProvider")
+        || className.endsWith(".jooq.autoconfigure.SpringTransactionProvider");
   }
 
   @Override

@@ -29,4 +29,30 @@ class ModulesNameTheirTargetsTest {
           .isEmpty();
     }
   }
+
+  @Test
+  void everyShippedModuleLetsItsOwnNamedTargetsThrough() {
+    List<InstrumentationModule> shipped =
+        InstrumentationInstaller.discover(APP).stream()
+            .filter(m -> !m.getClass().getName().startsWith("io.faultline.agent.fixture."))
+            .filter(m -> m.bootstrapClasses().isEmpty())
+            .toList();
+    int named = 0;
+    for (InstrumentationModule m : shipped) {
+      for (TypeInstrumentation type : m.types()) {
+        if (type.typeName() == null) {
+          continue;
+        }
+        named++;
+        String name = type.typeName();
+        assertThat(m.mayWeave(name, APP, new byte[0]))
+            .as("%s may weave its target %s when it loads during the start", m.name(), name)
+            .isTrue();
+        assertThat(m.mayMatch(name.replace('.', '/'), APP, new byte[0]))
+            .as("%s lets its target %s through to Byte Buddy", m.name(), name)
+            .isTrue();
+      }
+    }
+    assertThat(named).as("named targets checked").isGreaterThanOrEqualTo(10);
+  }
 }
