@@ -42,6 +42,20 @@ public final class KafkaConfigKeys implements ConfigKeyCatalog {
           "A request whose client-observed latency exceeds this is slow: its connection's TCP"
               + " facts are sampled at once instead of waiting for the next interval.");
 
+  /** How long a send may stay unacknowledged before the delivery sampler looks at it. */
+  public static final ConfigKey<Duration> PHASES_DELIVERY_AFTER =
+      ConfigKey.duration(
+          "kafka.phases.delivery-after",
+          Duration.ofMillis(5),
+          PHASES_FEATURE,
+          "The delivery phase (until the broker's TCP acknowledged a request's last byte) is timed"
+              + " only for a request still unacknowledged this long after its send completed, which"
+              + " is where a request held up before the broker shows: a healthy connection's"
+              + " requests are answered sooner, and their delivery is reported merged into"
+              + " response_incl_delivery, so a busy producer's sampler stays asleep. A delivery"
+              + " that came before the sampler looked is placed when it looked, at most this late."
+              + " 0 samples every send.");
+
   /** Sustained wake rate of the agent's delivery sampler. */
   public static final ConfigKey<Integer> PHASES_DELIVERY_WAKES_PER_SECOND =
       ConfigKey.integer(
@@ -201,6 +215,7 @@ public final class KafkaConfigKeys implements ConfigKeyCatalog {
     return List.of(
         PHASES,
         PHASES_SLOW_REQUEST,
+        PHASES_DELIVERY_AFTER,
         PHASES_DELIVERY_WAKES_PER_SECOND,
         PHASES_TRANSMIT_BOUND_THRESHOLD,
         TCP,

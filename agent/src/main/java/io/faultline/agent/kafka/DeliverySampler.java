@@ -1,7 +1,5 @@
 package io.faultline.agent.kafka;
 
-import io.faultline.core.net.Outcome;
-import io.faultline.core.net.TcpInfo;
 import io.faultline.core.net.TcpInfoReader;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -11,10 +9,13 @@ import java.util.concurrent.locks.LockSupport;
  * Watches, while a send is outstanding, when the broker's TCP acknowledges the bytes a client
  * handed to its socket: one daemon thread reads {@code tcpi_bytes_acked} of the connections that
  * wait for delivery about every {@value #PERIOD_MICROS} µs and records each change with its time in
- * the connection's {@link Probe}. The client's own I/O thread drains the probe into its phase
- * tracker at its next event, so the tracker stays on that thread as kafka-guard requires. Idle (no
- * connection waiting) the thread is parked and costs nothing; under sustained traffic its {@link
- * WakeBudget} bounds how often it wakes ({@code kafka.phases.delivery-wakes-per-second}).
+ * the connection's {@link Probe}. A connection is read only once its oldest unacknowledged send is
+ * due ({@link #watch}: {@code kafka.phases.delivery-after} after it completed): on a healthy
+ * connection the response comes first and the probe leaves before the thread ever reads it. The
+ * client's own I/O thread drains the probe into its phase tracker at its next event, so the tracker
+ * stays on that thread as kafka-guard requires. Idle (no connection waiting) the thread is parked
+ * and costs nothing; under sustained traffic its {@link WakeBudget} bounds how often it wakes
+ * ({@code kafka.phases.delivery-wakes-per-second}).
  */
 final class DeliverySampler {
 
@@ -33,6 +34,8 @@ final class DeliverySampler {
     private long[] at = new long[INITIAL_CAPACITY];
     private int count;
     private long lastAcked = -1;
+    // When the sampler should first read it: set by the client's thread, read by the sampler.
+    private volatile long dueAt;
     private volatile boolean failed;
     // Whether the probe is in the sampler's set, as its client's thread last put it: spares that
     // thread a set insertion (an allocation) at every send while it stays watched.
@@ -94,6 +97,11 @@ final class DeliverySampler {
    */
   private volatile boolean idle;
 
+  /** Whether the thread sleeps until {@link #sleepingUntil}, the first probe's due time. */
+  private volatile boolean sleepingUntilDue;
+
+  private volatile long sleepingUntil;
+
   /**
    * @param reader reads TCP_INFO
    * @param wakesPerSecond the sustained number of wakes a second (see {@link WakeBudget})
@@ -103,8 +111,12 @@ final class DeliverySampler {
     this.wakesPerSecond = wakesPerSecond;
   }
 
-  /** Samples {@code probe} until {@link #stop} for it; called on the client's thread. */
-  void watch(Probe probe) {
+  /**
+   * Samples {@code probe} from {@code dueAt} ({@link System#nanoTime()}) until {@link #stop} for
+   * it; called on the client's thread, again whenever the oldest send it waits for changes.
+   */
+  void watch(Probe probe, long dueAt) {
+    probe.dueAt = dueAt;
     if (probe.failed || probe.watched) {
       return;
     }
@@ -116,7 +128,9 @@ final class DeliverySampler {
     if (t == null) {
       t = startThread();
     }
-    if (idle) {
+    // In the agent a new probe is never due before those already waiting (its send is newer);
+    // the second case keeps the sampler right for any caller.
+    if (idle || (sleepingUntilDue && dueAt - sleepingUntil < 0)) {
       LockSupport.unpark(t);
     }
   }
@@ -152,10 +166,31 @@ final class DeliverySampler {
           idle = false;
           continue;
         }
+        long now = System.nanoTime();
+        long untilDue = Long.MAX_VALUE;
+        boolean sampled = false;
         for (Probe probe : waiting) {
-          sample(probe);
+          long wait = probe.dueAt - now;
+          if (wait <= 0) {
+            sample(probe);
+            sampled = true;
+          } else if (wait < untilDue) {
+            untilDue = wait;
+          }
         }
-        LockSupport.parkNanos(budget.sleepAfterWake(System.nanoTime()));
+        if (sampled || untilDue == Long.MAX_VALUE) {
+          LockSupport.parkNanos(budget.sleepAfterWake(System.nanoTime()));
+        } else {
+          // Nothing due yet: sleep until the first probe is.
+          sleepingUntil = now + untilDue;
+          sleepingUntilDue = true;
+          // A probe watched while this thread looked either sees the flag and unparks, or is seen
+          // here.
+          if (!anyDueBefore(sleepingUntil)) {
+            LockSupport.parkNanos(untilDue);
+          }
+          sleepingUntilDue = false;
+        }
       } catch (Throwable e) {
         // Never let the sampler die silently on a surprise; the probes that fail are marked.
         LockSupport.parkNanos(1_000_000L);
@@ -163,14 +198,23 @@ final class DeliverySampler {
     }
   }
 
+  private boolean anyDueBefore(long time) {
+    for (Probe probe : waiting) {
+      if (probe.dueAt - time < 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private void sample(Probe probe) {
-    Outcome<TcpInfo> info = reader.read(probe.fd);
+    long acked = reader.bytesAcked(probe.fd);
     long now = System.nanoTime();
-    if (!info.isAvailable() || info.value().orElseThrow().bytesAcked().isEmpty()) {
+    if (acked < 0) {
       probe.failed = true;
       waiting.remove(probe);
       return;
     }
-    probe.record(info.value().orElseThrow().bytesAcked().getAsLong(), now);
+    probe.record(acked, now);
   }
 }

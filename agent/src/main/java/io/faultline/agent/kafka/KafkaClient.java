@@ -140,6 +140,7 @@ public final class KafkaClient {
     }
     drainDelivery(node);
     phases.responseStarted(node, now);
+    rewatch(node);
   }
 
   /** {@code Selector.addToCompletedReceives}: a response completed. */
@@ -149,22 +150,18 @@ public final class KafkaClient {
     }
     drainDelivery(node);
     long latency = phases.responseCompleted(node, correlation, now);
+    rewatch(node);
     if (latency > owner.slowRequestNanos()) {
       owner.sampleSoon(connectionKey(node));
     }
   }
 
   private void watchDelivery(String node) {
-    DeliverySampler.Probe probe = probes.get(node);
-    if (probe == null) {
-      return;
-    }
     drainDelivery(node);
-    if (phases.awaitingDelivery(node)) {
-      owner.deliverySampler().watch(probe);
-    }
+    rewatch(node);
   }
 
+  /** Hands the acknowledgements the sampler saw to the tracker; client thread. */
   private void drainDelivery(String node) {
     DeliverySampler.Probe probe = probes.get(node);
     if (probe == null) {
@@ -176,8 +173,22 @@ public final class KafkaClient {
       return;
     }
     probe.drain((acked, at) -> phases.tcpSample(node, acked, at));
-    if (!phases.awaitingDelivery(node)) {
+  }
+
+  /**
+   * Has the sampler read the connection from {@code kafka.phases.delivery-after} past its oldest
+   * unacknowledged send, or stop when none is left.
+   */
+  private void rewatch(String node) {
+    DeliverySampler.Probe probe = probes.get(node);
+    if (probe == null) {
+      return;
+    }
+    long since = phases.awaitingDeliverySince(node);
+    if (since == Long.MIN_VALUE) {
       owner.deliverySampler().stop(probe);
+    } else {
+      owner.deliverySampler().watch(probe, since + owner.deliveryAfterNanos());
     }
   }
 

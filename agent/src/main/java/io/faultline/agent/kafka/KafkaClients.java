@@ -55,6 +55,7 @@ public final class KafkaClients {
   private final boolean phasesOn;
   private final boolean staggerOn;
   private final long slowRequestNanos;
+  private final long deliveryAfterNanos;
   private final TransmitBoundDetector transmitBound;
   private final ConnectAdmission admission;
   private final TcpInfoReader tcpInfoReader;
@@ -99,6 +100,8 @@ public final class KafkaClients {
     this.phasesOn = config.isFeatureEnabled(KafkaConfigKeys.PHASES_FEATURE);
     this.staggerOn = config.isFeatureEnabled(KafkaConfigKeys.STAGGER_FEATURE);
     this.slowRequestNanos = config.get(KafkaConfigKeys.PHASES_SLOW_REQUEST).toNanos();
+    this.deliveryAfterNanos =
+        Math.max(0, config.get(KafkaConfigKeys.PHASES_DELIVERY_AFTER).toNanos());
     this.transmitBound =
         new TransmitBoundDetector(config.get(KafkaConfigKeys.PHASES_TRANSMIT_BOUND_THRESHOLD), 3);
     this.admission =
@@ -288,6 +291,10 @@ public final class KafkaClients {
 
   long slowRequestNanos() {
     return slowRequestNanos;
+  }
+
+  long deliveryAfterNanos() {
+    return deliveryAfterNanos;
   }
 
   boolean deliveryObservable() {

@@ -2,10 +2,15 @@ package io.faultline.core.net;
 
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Library;
+import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
+import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Optional;
 
 /**
@@ -26,6 +31,9 @@ final class LinuxTcpInfoReader implements TcpInfoReader {
   private static final int ENOTSOCK = 88;
   private static final int ENOPROTOOPT = 92;
 
+  private static final VarHandle LONG_LE =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
   /** The libc functions this reader needs. */
   interface LibC extends Library {
     int getsockopt(int fd, int level, int optname, byte[] optval, IntByReference optlen)
@@ -40,10 +48,35 @@ final class LinuxTcpInfoReader implements TcpInfoReader {
         throws LastErrorException;
   }
 
+  /**
+   * {@code getsockopt} with the buffer and length passed as native addresses: only primitives cross
+   * JNA, which then neither copies arrays nor boxes anything (the delivery sampler's path).
+   */
+  static final class RawLibC {
+    private RawLibC() {}
+
+    static native int getsockopt(int fd, int level, int optname, long optval, long optlen);
+  }
+
+  /**
+   * One thread's native buffer for {@link #bytesAcked}: the struct up to the field, then optlen.
+   */
+  private static final class NativeScratch {
+    private static final int LENGTH_AT = TcpInfo.BYTES_ACKED_OFFSET + 8;
+    final Memory memory = new Memory(LENGTH_AT + 4);
+    final long address = Pointer.nativeValue(memory);
+    final ByteBuffer view = memory.getByteBuffer(0, LENGTH_AT + 4).order(ByteOrder.LITTLE_ENDIAN);
+  }
+
+  private static final ThreadLocal<NativeScratch> NATIVE_SCRATCH =
+      ThreadLocal.withInitial(NativeScratch::new);
+
   /** One thread's buffer and length cell: a sample allocates nothing but its result. */
   private static final class Scratch {
     final byte[] buf = new byte[TcpInfo.BUFFER_SIZE];
     final int[] len = new int[1];
+    // The kernel copies no more than asked for, and JNA copies the array both ways.
+    final byte[] upToBytesAcked = new byte[TcpInfo.BYTES_ACKED_OFFSET + 8];
   }
 
   private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
@@ -51,15 +84,26 @@ final class LinuxTcpInfoReader implements TcpInfoReader {
   /** The interface mapping; null when the direct one is registered. */
   private final LibC libc;
 
-  private LinuxTcpInfoReader(LibC libc) {
+  /** Whether {@link RawLibC} is registered. */
+  private final boolean raw;
+
+  private LinuxTcpInfoReader(LibC libc, boolean raw) {
     this.libc = libc;
+    this.raw = raw;
   }
 
   /** Loads libc; a missing JNA jar or native library becomes the reason, not an error. */
   static Outcome<TcpInfoReader> load() {
     try {
       Native.register(DirectLibC.class, NativeLibrary.getInstance("c"));
-      return Outcome.of(new LinuxTcpInfoReader(null));
+      boolean raw;
+      try {
+        Native.register(RawLibC.class, NativeLibrary.getInstance("c"));
+        raw = true;
+      } catch (LinkageError | RuntimeException e) {
+        raw = false; // bytesAcked takes the array path
+      }
+      return Outcome.of(new LinuxTcpInfoReader(null, raw));
     } catch (LinkageError | RuntimeException e) {
       LOG.log(
           System.Logger.Level.INFO,
@@ -68,7 +112,7 @@ final class LinuxTcpInfoReader implements TcpInfoReader {
               + "); TCP_INFO samples take the slower interface mapping");
     }
     try {
-      return Outcome.of(new LinuxTcpInfoReader(Native.load("c", LibC.class)));
+      return Outcome.of(new LinuxTcpInfoReader(Native.load("c", LibC.class), false));
     } catch (LinkageError | RuntimeException e) {
       // NoClassDefFoundError when JNA is not on the class path, UnsatisfiedLinkError when its
       // native
@@ -108,6 +152,43 @@ final class LinuxTcpInfoReader implements TcpInfoReader {
     }
     // Parsed into a fresh value before the buffer is reused by this thread's next sample.
     return TcpInfo.parse(ByteBuffer.wrap(buf), Math.min(len[0], buf.length));
+  }
+
+  /** Reads into this thread's buffer and decodes only {@code tcpi_bytes_acked}. */
+  @Override
+  public long bytesAcked(int fd) {
+    if (fd < 0 || libc != null) {
+      return TcpInfoReader.super.bytesAcked(fd);
+    }
+    if (raw) {
+      NativeScratch n = NATIVE_SCRATCH.get();
+      n.view.putInt(NativeScratch.LENGTH_AT, NativeScratch.LENGTH_AT);
+      int rc;
+      try {
+        rc =
+            RawLibC.getsockopt(
+                fd, IPPROTO_TCP, TCP_INFO, n.address, n.address + NativeScratch.LENGTH_AT);
+      } catch (RuntimeException | LinkageError e) {
+        return -1;
+      }
+      if (rc != 0 || n.view.getInt(NativeScratch.LENGTH_AT) < NativeScratch.LENGTH_AT) {
+        return -1;
+      }
+      return n.view.getLong(TcpInfo.BYTES_ACKED_OFFSET);
+    }
+    Scratch scratch = SCRATCH.get();
+    byte[] buf = scratch.upToBytesAcked;
+    int[] len = scratch.len;
+    len[0] = buf.length;
+    try {
+      DirectLibC.getsockopt(fd, IPPROTO_TCP, TCP_INFO, buf, len);
+    } catch (RuntimeException | LinkageError e) {
+      return -1;
+    }
+    if (Math.min(len[0], buf.length) < TcpInfo.BYTES_ACKED_OFFSET + 8) {
+      return -1;
+    }
+    return (long) LONG_LE.get(buf, TcpInfo.BYTES_ACKED_OFFSET);
   }
 
   private Outcome<TcpInfo> readThroughInterface(int fd) {

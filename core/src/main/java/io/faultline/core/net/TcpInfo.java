@@ -78,6 +78,9 @@ public record TcpInfo(
   /** The buffer size to offer the kernel; larger than any {@code struct tcp_info} so far. */
   public static final int BUFFER_SIZE = 512;
 
+  /** Where {@code tcpi_bytes_acked} is in the kernel's {@code struct tcp_info}. */
+  static final int BYTES_ACKED_OFFSET = 120;
+
   /**
    * Parses the first {@code length} bytes of {@code buffer} (from its position 0, little-endian as
    * on x86-64 and aarch64) as the kernel filled them in.
@@ -110,7 +113,7 @@ public record TcpInfo(
             f.u32(16),
             f.u32(80),
             f.u32(100),
-            f.optU64(120),
+            f.optU64(BYTES_ACKED_OFFSET),
             f.optU64(128),
             f.optU32(144),
             f.optU32(148),

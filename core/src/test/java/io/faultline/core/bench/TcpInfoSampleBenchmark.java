@@ -69,6 +69,12 @@ public class TcpInfoSampleBenchmark {
     return reader.read(fd).value().orElseThrow();
   }
 
+  /** What the delivery sampler reads: {@code tcpi_bytes_acked} alone. */
+  @Benchmark
+  public long bytesAcked() {
+    return reader.bytesAcked(fd);
+  }
+
   /** Closes the pair. */
   @TearDown(Level.Trial)
   public void close() throws IOException {

@@ -124,4 +124,40 @@ class TcpInfoLoopbackTest {
     assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
     return out;
   }
+
+  @Test
+  void bytesAckedAloneAgreesWithTheDecodedSampleAndFollowsTheTraffic() throws Exception {
+    assumeTrue(
+        System.getProperty("os.name").toLowerCase(Locale.ROOT).startsWith("linux"), "Linux only");
+    TcpInfoReader reader = TcpInfoReader.create();
+    try (ServerSocketChannel server = ServerSocketChannel.open()) {
+      server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+      InetSocketAddress serverAddress = (InetSocketAddress) server.getLocalAddress();
+      try (SocketChannel client = SocketChannel.open(serverAddress);
+          SocketChannel accepted = server.accept()) {
+        InetSocketAddress local = (InetSocketAddress) client.getLocalAddress();
+        int fd =
+            SocketFds.forThisProcess()
+                .byAddress(serverAddress, local)
+                .value()
+                .orElseThrow(() -> new AssertionError("fd not found by address"));
+        long before = reader.bytesAcked(fd);
+        assertThat(before).as("the SYN").isEqualTo(1);
+
+        client.write(ByteBuffer.wrap(new byte[1000]));
+        ByteBuffer in = ByteBuffer.allocate(1000);
+        while (in.hasRemaining()) {
+          accepted.read(in);
+        }
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (reader.bytesAcked(fd) < before + 1000 && System.nanoTime() < deadline) {
+          Thread.sleep(1);
+        }
+        long acked = reader.bytesAcked(fd);
+        assertThat(acked).as("SYN and 1000 bytes").isEqualTo(1001);
+        assertThat(reader.read(fd).value().orElseThrow().bytesAcked()).hasValue(acked);
+        assertThat(reader.bytesAcked(-1)).as("no descriptor").isEqualTo(-1);
+      }
+    }
+  }
 }

@@ -104,6 +104,12 @@ public final class ClientPhases implements AutoCloseable {
     return t != null && t.awaitingDelivery();
   }
 
+  /** See {@link ConnectionPhaseTracker#awaitingDeliverySince}. */
+  public long awaitingDeliverySince(String nodeId) {
+    ConnectionPhaseTracker t = trackers.get(nodeId);
+    return t == null ? Long.MIN_VALUE : t.awaitingDeliverySince();
+  }
+
   /** See {@link ConnectionPhaseTracker#tcpSample}. */
   public void tcpSample(String nodeId, long bytesAcked, long nowNanos) {
     tracker(nodeId).tcpSample(bytesAcked, nowNanos);

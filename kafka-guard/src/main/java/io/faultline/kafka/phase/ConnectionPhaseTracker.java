@@ -154,6 +154,14 @@ public final class ConnectionPhaseTracker {
   }
 
   /**
+   * When the oldest send still awaiting its acknowledgement completed ({@link System#nanoTime()}),
+   * or {@link Long#MIN_VALUE} when none awaits (see {@link #awaitingDelivery}).
+   */
+  public long awaitingDeliverySince() {
+    return awaitingDelivery() ? lastWrite[(int) (delivering & mask)] : Long.MIN_VALUE;
+  }
+
+  /**
    * A TCP_INFO sample of this connection taken while a send was outstanding.
    *
    * @param bytesAcked {@code tcpi_bytes_acked}

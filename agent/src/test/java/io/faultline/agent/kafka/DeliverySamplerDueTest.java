@@ -1,0 +1,86 @@
+package io.faultline.agent.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.faultline.core.net.Outcome;
+import io.faultline.core.net.TcpInfo;
+import io.faultline.core.net.TcpInfoReader;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The sampler reads a connection only once its oldest unacknowledged send is due: a probe watched
+ * and stopped before then (a response that came in time) is never read.
+ */
+class DeliverySamplerDueTest {
+
+  /** Counts reads; every read fails, which takes the probe out of the sampler's set. */
+  private static final class CountingReader implements TcpInfoReader {
+    final AtomicInteger reads = new AtomicInteger();
+
+    @Override
+    public boolean isSupported() {
+      return true;
+    }
+
+    @Override
+    public Optional<String> unsupportedReason() {
+      return Optional.empty();
+    }
+
+    @Override
+    public Outcome<TcpInfo> read(int fd) {
+      reads.incrementAndGet();
+      return Outcome.unavailable("counted");
+    }
+  }
+
+  @Test
+  void aProbeStoppedBeforeItIsDueIsNeverRead() throws Exception {
+    CountingReader reader = new CountingReader();
+    DeliverySampler sampler = new DeliverySampler(reader, 2000);
+    for (int i = 0; i < 20; i++) {
+      DeliverySampler.Probe probe = new DeliverySampler.Probe(100 + i);
+      sampler.watch(probe, System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+      sampler.stop(probe);
+    }
+    DeliverySampler.Probe last = new DeliverySampler.Probe(7);
+    sampler.watch(last, System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+    Thread.sleep(300);
+    assertThat(reader.reads).as("reads before anything was due").hasValue(0);
+    sampler.stop(last);
+  }
+
+  @Test
+  void aProbeIsReadOnceItIsDue() throws Exception {
+    CountingReader reader = new CountingReader();
+    DeliverySampler sampler = new DeliverySampler(reader, 2000);
+    DeliverySampler.Probe probe = new DeliverySampler.Probe(7);
+    sampler.watch(probe, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!probe.failed() && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    assertThat(probe.failed()).as("read (and, with this reader, failed)").isTrue();
+    assertThat(reader.reads).hasValue(1);
+  }
+
+  @Test
+  void anOverdueProbeIsReadAtOnceBesideOneThatIsNotDue() throws Exception {
+    CountingReader reader = new CountingReader();
+    DeliverySampler sampler = new DeliverySampler(reader, 2000);
+    DeliverySampler.Probe later = new DeliverySampler.Probe(8);
+    sampler.watch(later, System.nanoTime() + TimeUnit.SECONDS.toNanos(30));
+    DeliverySampler.Probe overdue = new DeliverySampler.Probe(9);
+    sampler.watch(overdue, System.nanoTime());
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!overdue.failed() && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    assertThat(overdue.failed()).as("the overdue probe was read").isTrue();
+    assertThat(later.failed()).as("the other is not due for 30 s").isFalse();
+    sampler.stop(later);
+  }
+}
