@@ -98,13 +98,36 @@ final class BenchJvm {
     }
   }
 
+  /**
+   * {@link #classPath()} with jOOQ (and what it needs), HikariCP and the PostgreSQL driver: what
+   * {@link BenchLibraries} starts.
+   */
+  static String libraryClassPath() {
+    return join(
+        List.of(
+            testClasses(),
+            jarOf(org.apache.kafka.clients.producer.KafkaProducer.class),
+            jarOf(org.slf4j.LoggerFactory.class),
+            jarOf(org.jooq.impl.DSL.class),
+            jarOf(org.reactivestreams.Publisher.class),
+            jarOf(io.r2dbc.spi.ConnectionFactory.class),
+            jarOf(com.zaxxer.hikari.HikariDataSource.class),
+            jarOf(org.postgresql.Driver.class)));
+  }
+
   /** The command for {@code mainClass args} with {@code options}. */
   static List<String> command(List<String> options, String mainClass, String... args) {
+    return commandOn(classPath(), options, mainClass, args);
+  }
+
+  /** The command for {@code mainClass args} with {@code options} on {@code classPath}. */
+  static List<String> commandOn(
+      String classPath, List<String> options, String mainClass, String... args) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(options);
     command.add("-cp");
-    command.add(classPath());
+    command.add(classPath);
     command.add(mainClass);
     command.addAll(List.of(args));
     return command;

@@ -14,10 +14,27 @@ import java.util.Map;
  */
 final class StartupBenchmark {
 
-  /** One variant's medians. */
-  record Result(String variant, double wallMillis, double heapBytes) {}
+  /**
+   * One variant's medians: the hello-world's wall time and heap, and the library start-up's ({@link
+   * BenchLibraries}) time to the end of its work and process CPU once the agent had started.
+   */
+  record Result(
+      String variant,
+      double wallMillis,
+      double heapBytes,
+      double libraryMainMillis,
+      double libraryCpuMillis) {}
 
   private final BenchSettings settings;
+
+  private static double valueOf(String stdout, String key) {
+    for (String line : stdout.split("\n")) {
+      if (line.startsWith(key + "=")) {
+        return Double.parseDouble(line.substring(key.length() + 1).strip());
+      }
+    }
+    throw new IllegalStateException("no " + key + " line in:\n" + stdout);
+  }
 
   private static long pausedMillis(String stdout) {
     for (String line : stdout.split("\n")) {
@@ -44,6 +61,10 @@ final class StartupBenchmark {
     Map<String, double[]> heaps = new LinkedHashMap<>();
     variants.keySet().forEach(v -> walls.put(v, new double[settings.startupRuns()]));
     variants.keySet().forEach(v -> heaps.put(v, new double[settings.startupRuns()]));
+    Map<String, double[]> libraryMains = new LinkedHashMap<>();
+    Map<String, double[]> libraryCpus = new LinkedHashMap<>();
+    variants.keySet().forEach(v -> libraryMains.put(v, new double[settings.startupRuns()]));
+    variants.keySet().forEach(v -> libraryCpus.put(v, new double[settings.startupRuns()]));
     for (int i = 0; i < settings.startupRuns(); i++) {
       for (Map.Entry<String, List<String>> v : variants.entrySet()) {
         List<String> options = new ArrayList<>(List.of("-Xshare:auto"));
@@ -61,11 +82,24 @@ final class StartupBenchmark {
         heaps.get(v.getKey())[i] =
             HeapAfterGc.parse(
                 BenchJvm.run(BenchJvm.command(options, BenchHello.class.getName(), "1500"), 120));
+        String libraries =
+            BenchJvm.run(
+                BenchJvm.commandOn(
+                    BenchJvm.libraryClassPath(), options, BenchLibraries.class.getName()),
+                120);
+        libraryMains.get(v.getKey())[i] = valueOf(libraries, "main-ms");
+        libraryCpus.get(v.getKey())[i] = valueOf(libraries, "cpu-ms");
       }
     }
     List<Result> results = new ArrayList<>();
     for (String v : variants.keySet()) {
-      Result r = new Result(v, Stats.median(walls.get(v)), Stats.median(heaps.get(v)));
+      Result r =
+          new Result(
+              v,
+              Stats.median(walls.get(v)),
+              Stats.median(heaps.get(v)),
+              Stats.median(libraryMains.get(v)),
+              Stats.median(libraryCpus.get(v)));
       System.out.println("bench: start-up " + r);
       results.add(r);
     }
