@@ -182,12 +182,25 @@ final class BenchmarkReport {
       p99[0][i] = fp;
       p99[1][i] = op;
       i++;
-      goal(s.name() + ": throughput with Faultline", "≥ 0.99 × no agent", fmt3(ft), ft >= 0.99);
+      // A capped run's throughput is the cap: it must stay there. Uncapped, the agent's CPU
+      // comes out of throughput on two shared cores, hence the looser ratio.
+      double minThroughput =
+          s.name().contains("capped") && !s.name().contains("uncapped") ? 0.99 : 0.98;
+      goal(
+          s.name() + ": throughput with Faultline",
+          String.format(Locale.ROOT, "≥ %.2f × no agent", minThroughput),
+          fmt3(ft),
+          ft >= minThroughput);
       goal(s.name() + ": p99 with Faultline", "≤ 1.05 × no agent", fmt3(fp), fp <= 1.05);
       // Overhead is the CPU an agent adds per record: a capped run's throughput is the cap for
       // every variant, so a throughput ratio there cannot tell the agents apart.
       double fc = s.medianCpuRatio(Variant.FAULTLINE);
       double oc = s.medianCpuRatio(Variant.OTEL);
+      goal(
+          s.name() + ": CPU per record with Faultline, steady state",
+          "≤ 1.03 × no agent",
+          fmt3(fc),
+          fc <= 1.03);
       goal(
           s.name() + ": overhead below OpenTelemetry's",
           "CPU per record ÷ no agent below OTel's",
@@ -200,7 +213,7 @@ final class BenchmarkReport {
             names,
             List.of("Faultline", "OpenTelemetry"),
             throughput)
-        .goal(0.99, "goal ≥ 0.99")
+        .goal(0.98, "goal ≥ 0.98 (capped 0.99)")
         .write(docs.resolve("benchmarks/kafka-throughput.png"));
     new BarChart(
             "p99 latency ÷ no agent (median of per-round ratios)",
@@ -378,9 +391,9 @@ final class BenchmarkReport {
     b.append("![jOOQ TPS](benchmarks/jooq-tps.png)\n\n");
     goal(
         "jooq-guard TPS (worst of the four)",
-        "≥ 0.98 × bare",
+        "≥ 0.99 × bare",
         fmt3(worstRatio),
-        worstRatio >= 0.98);
+        worstRatio >= 0.99);
     if (m.statementsCounted()) {
       goal(
           "extra statements per transaction, steady state (worst)",
