@@ -2,7 +2,10 @@ package io.faultline.jooq.internal;
 
 import java.util.regex.Pattern;
 
-/** Recognises SQL that takes row locks with a locking clause ({@code FOR UPDATE/SHARE}). */
+/**
+ * Recognises SQL that takes row locks with a locking clause ({@code FOR UPDATE/SHARE}), outside
+ * string literals and comments.
+ */
 public final class RowLockSql {
 
   private static final Pattern LOCKING_CLAUSE =
@@ -21,7 +24,12 @@ public final class RowLockSql {
     if (!containsFor(sql)) {
       return false;
     }
-    return LOCKING_CLAUSE.matcher(sql).find();
+    // Read past string literals and comments, which may hold the words or sit between them. A
+    // statement longer than the scanner reads is matched as it is.
+    if (sql.length() > SqlText.SCAN_LIMIT) {
+      return LOCKING_CLAUSE.matcher(sql).find();
+    }
+    return LOCKING_CLAUSE.matcher(SqlText.masked(sql, sql.length() + 1)).find();
   }
 
   /** Whether {@code sql} contains "for" in any (ASCII) case, as the pattern needs. */

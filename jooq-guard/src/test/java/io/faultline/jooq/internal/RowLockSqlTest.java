@@ -21,4 +21,22 @@ class RowLockSqlTest {
     assertThat(RowLockSql.locksRows("select * from t where updated_for = 'update'")).isFalse();
     assertThat(RowLockSql.locksRows(null)).isFalse();
   }
+
+  @Test
+  void theWordsInALiteralOrACommentAreNotALockingClause() {
+    assertThat(RowLockSql.locksRows("insert into notes(text) values ('wait for update')"))
+        .isFalse();
+    assertThat(RowLockSql.locksRows("select * from t where note = E'it''s \\' for share'"))
+        .isFalse();
+    assertThat(RowLockSql.locksRows("select $$ for update $$ from t")).isFalse();
+    assertThat(RowLockSql.locksRows("select * from t -- for update later\n")).isFalse();
+    assertThat(RowLockSql.locksRows("select * from t /* for update */ where id = 1")).isFalse();
+  }
+
+  @Test
+  void aLockingClauseBesideSuchWordsStillCounts() {
+    assertThat(RowLockSql.locksRows("select * from t where note = 'for update' for update"))
+        .isTrue();
+    assertThat(RowLockSql.locksRows("select * from t /* note */ for /* why */ update")).isTrue();
+  }
 }
