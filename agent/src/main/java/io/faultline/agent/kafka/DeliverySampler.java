@@ -85,15 +85,20 @@ final class DeliverySampler {
     void sample(long bytesAcked, long nanos);
   }
 
+  /** How long the thread keeps looking in after the last probe left before it parks for good. */
+  static final long KEEP_LOOKING_NANOS = 1_000_000_000L;
+
   private final TcpInfoReader reader;
   private final Set<Probe> waiting = ConcurrentHashMap.newKeySet();
   private final int wakesPerSecond;
+  private final long lookNanos;
   private volatile Thread thread;
 
   /**
-   * The thread is parked with no deadline (nothing to watch). Only then does a new probe wake it:
-   * waking it for every outstanding send would cost a futex wake and a context switch per request,
-   * while a thread already sampling picks the probe up within one period anyway.
+   * The thread is parked with no deadline (no probe for {@link #KEEP_LOOKING_NANOS}). Only then
+   * does a new probe wake it: waking it for every outstanding send would cost a futex wake and a
+   * context switch per request. While requests come and go it looks in every {@code lookNanos}
+   * instead, which a probe, due no sooner than that, never misses.
    */
   private volatile boolean idle;
 
@@ -105,10 +110,13 @@ final class DeliverySampler {
   /**
    * @param reader reads TCP_INFO
    * @param wakesPerSecond the sustained number of wakes a second (see {@link WakeBudget})
+   * @param lookNanos how often to look for new probes while requests come and go (the probes'
+   *     delay, {@code kafka.phases.delivery-after}; at least 1 ms)
    */
-  DeliverySampler(TcpInfoReader reader, int wakesPerSecond) {
+  DeliverySampler(TcpInfoReader reader, int wakesPerSecond, long lookNanos) {
     this.reader = reader;
     this.wakesPerSecond = wakesPerSecond;
+    this.lookNanos = Math.max(1_000_000L, lookNanos);
   }
 
   /**
@@ -154,9 +162,14 @@ final class DeliverySampler {
   private void run() {
     WakeBudget budget =
         new WakeBudget(PERIOD_MICROS * 1000, wakesPerSecond, BURST_WAKES, System.nanoTime());
+    long lastProbeSeen = System.nanoTime();
     while (true) {
       try {
         if (waiting.isEmpty()) {
+          if (System.nanoTime() - lastProbeSeen < KEEP_LOOKING_NANOS) {
+            LockSupport.parkNanos(lookNanos);
+            continue;
+          }
           idle = true;
           // Checked again after announcing idleness: a probe added in between either sees idle
           // and unparks (the permit makes park return at once) or is seen here.
@@ -167,6 +180,7 @@ final class DeliverySampler {
           continue;
         }
         long now = System.nanoTime();
+        lastProbeSeen = now;
         long untilDue = Long.MAX_VALUE;
         boolean sampled = false;
         for (Probe probe : waiting) {

@@ -112,7 +112,9 @@ public final class KafkaClients {
     this.deliveryObservable = tcpInfoReader.isSupported() && services.socketFdsAvailable();
     this.deliverySampler =
         new DeliverySampler(
-            tcpInfoReader, config.get(KafkaConfigKeys.PHASES_DELIVERY_WAKES_PER_SECOND));
+            tcpInfoReader,
+            config.get(KafkaConfigKeys.PHASES_DELIVERY_WAKES_PER_SECOND),
+            deliveryAfterNanos);
     Recycler.Policy recyclePolicy = Recycler.Policy.from(config);
     this.monitor =
         new ConnectionMonitor(

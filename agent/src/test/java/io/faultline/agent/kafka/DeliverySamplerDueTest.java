@@ -40,7 +40,7 @@ class DeliverySamplerDueTest {
   @Test
   void aProbeStoppedBeforeItIsDueIsNeverRead() throws Exception {
     CountingReader reader = new CountingReader();
-    DeliverySampler sampler = new DeliverySampler(reader, 2000);
+    DeliverySampler sampler = new DeliverySampler(reader, 2000, 5_000_000L);
     for (int i = 0; i < 20; i++) {
       DeliverySampler.Probe probe = new DeliverySampler.Probe(100 + i);
       sampler.watch(probe, System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
@@ -56,7 +56,7 @@ class DeliverySamplerDueTest {
   @Test
   void aProbeIsReadOnceItIsDue() throws Exception {
     CountingReader reader = new CountingReader();
-    DeliverySampler sampler = new DeliverySampler(reader, 2000);
+    DeliverySampler sampler = new DeliverySampler(reader, 2000, 5_000_000L);
     DeliverySampler.Probe probe = new DeliverySampler.Probe(7);
     sampler.watch(probe, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50));
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -70,7 +70,7 @@ class DeliverySamplerDueTest {
   @Test
   void anOverdueProbeIsReadAtOnceBesideOneThatIsNotDue() throws Exception {
     CountingReader reader = new CountingReader();
-    DeliverySampler sampler = new DeliverySampler(reader, 2000);
+    DeliverySampler sampler = new DeliverySampler(reader, 2000, 5_000_000L);
     DeliverySampler.Probe later = new DeliverySampler.Probe(8);
     sampler.watch(later, System.nanoTime() + TimeUnit.SECONDS.toNanos(30));
     DeliverySampler.Probe overdue = new DeliverySampler.Probe(9);
