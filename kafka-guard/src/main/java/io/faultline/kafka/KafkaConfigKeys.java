@@ -54,7 +54,7 @@ public final class KafkaConfigKeys implements ConfigKeyCatalog {
               + " requests are answered sooner, and their delivery is reported merged into"
               + " response_incl_delivery, so a busy producer's sampler stays asleep. A delivery"
               + " that came before the sampler looked is placed when it looked, at most this late."
-              + " 0 samples every send.");
+              + " 0ms samples every send.");
 
   /** Sustained wake rate of the agent's delivery sampler. */
   public static final ConfigKey<Integer> PHASES_DELIVERY_WAKES_PER_SECOND =

@@ -49,10 +49,12 @@ class KafkaAgentPhasesTest {
     Files.delete(ready);
     ChildJvm child =
         ChildJvm.on(Jdk.current())
-            // delivery-after=0: every send is sampled, so the TCP_INFO delivery path is checked
+            // delivery-after=0ms: every send is sampled, so the TCP_INFO delivery path is checked
             // whatever this machine's latency (by default only sends slower than 5 ms are).
             .agentArgs(
-                "prometheus.port=" + port + ",kafka.tcp.interval=1s,kafka.phases.delivery-after=0")
+                "prometheus.port="
+                    + port
+                    + ",kafka.tcp.interval=1s,kafka.phases.delivery-after=0ms")
             .classPath(kafkaClientsJar)
             .classPath(ChildJvm.jarOf(org.slf4j.Logger.class));
     try (ChildJvm.Running running =

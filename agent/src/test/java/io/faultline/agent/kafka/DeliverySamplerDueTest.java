@@ -59,10 +59,7 @@ class DeliverySamplerDueTest {
     DeliverySampler sampler = new DeliverySampler(reader, 2000, 5_000_000L);
     DeliverySampler.Probe probe = new DeliverySampler.Probe(7);
     sampler.watch(probe, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50));
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!probe.failed() && System.nanoTime() < deadline) {
-      Thread.sleep(5);
-    }
+    awaitRead(probe);
     assertThat(probe.failed()).as("read (and, with this reader, failed)").isTrue();
     assertThat(reader.reads).hasValue(1);
   }
@@ -75,12 +72,19 @@ class DeliverySamplerDueTest {
     sampler.watch(later, System.nanoTime() + TimeUnit.SECONDS.toNanos(30));
     DeliverySampler.Probe overdue = new DeliverySampler.Probe(9);
     sampler.watch(overdue, System.nanoTime());
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!overdue.failed() && System.nanoTime() < deadline) {
-      Thread.sleep(5);
-    }
+    awaitRead(overdue);
     assertThat(overdue.failed()).as("the overdue probe was read").isTrue();
     assertThat(later.failed()).as("the other is not due for 30 s").isFalse();
     sampler.stop(later);
+  }
+
+  /**
+   * Waits (at most 10 s) until the sampler has read {@code probe}: with this reader it then fails.
+   */
+  private static void awaitRead(DeliverySampler.Probe probe) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!probe.failed() && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
   }
 }

@@ -66,6 +66,26 @@ class KafkaClientsTest {
         }
       };
 
+  /** A broker's listening socket on loopback and a connection to it. */
+  private record Loopback(ServerSocketChannel broker, SocketChannel socket)
+      implements AutoCloseable {
+    static Loopback open() throws java.io.IOException {
+      ServerSocketChannel broker = ServerSocketChannel.open();
+      broker.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+      return new Loopback(broker, SocketChannel.open(broker.getLocalAddress()));
+    }
+
+    int port() throws java.io.IOException {
+      return ((InetSocketAddress) broker.getLocalAddress()).getPort();
+    }
+
+    @Override
+    public void close() throws java.io.IOException {
+      socket.close();
+      broker.close();
+    }
+  }
+
   /** A client's parts, as the advice sees them: objects compared by identity. */
   private record Parts(Object networkClient, Object selector, Object states) {
     Parts() {
@@ -130,17 +150,14 @@ class KafkaClientsTest {
     KafkaClients k = clients("");
     Parts a = new Parts();
     KafkaClient c = k.client(a.networkClient(), a.selector(), a.states(), "producer-1");
-    try (ServerSocketChannel broker = ServerSocketChannel.open();
-        SocketChannel socket = SocketChannel.open()) {
-      broker.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-      socket.connect(broker.getLocalAddress());
+    try (Loopback link = Loopback.open()) {
+      SocketChannel socket = link.socket();
 
       c.channelOpened("1", socket, true, true);
       assertThat(k.connections()).hasSize(1);
       String key = k.connections().keySet().iterator().next();
       assertThat(key).startsWith("producer-1#").endsWith("/1");
-      assertThat(k.connections().get(key).remote().getPort())
-          .isEqualTo(((InetSocketAddress) broker.getLocalAddress()).getPort());
+      assertThat(k.connections().get(key).remote().getPort()).isEqualTo(link.port());
 
       assertThat(k.recycle(key, "in a test")).as("asked").isTrue();
       assertThat(c.takeRecycleRequests()).containsExactly("1");
@@ -157,10 +174,8 @@ class KafkaClientsTest {
     KafkaClients k = clients("");
     Parts a = new Parts();
     KafkaClient c = k.client(a.networkClient(), a.selector(), a.states(), "producer-1");
-    try (ServerSocketChannel broker = ServerSocketChannel.open();
-        SocketChannel socket = SocketChannel.open()) {
-      broker.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-      socket.connect(broker.getLocalAddress());
+    try (Loopback link = Loopback.open()) {
+      SocketChannel socket = link.socket();
 
       c.sawChannel("1", "not a socket");
       assertThat(k.connections()).isEmpty();
@@ -178,10 +193,8 @@ class KafkaClientsTest {
     KafkaClients k = clients("");
     Parts a = new Parts();
     KafkaClient c = k.client(a.networkClient(), a.selector(), a.states(), "producer-1");
-    try (ServerSocketChannel broker = ServerSocketChannel.open();
-        SocketChannel socket = SocketChannel.open()) {
-      broker.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-      socket.connect(broker.getLocalAddress());
+    try (Loopback link = Loopback.open()) {
+      SocketChannel socket = link.socket();
       c.channelOpened("1", socket, true, true);
       assertThat(k.connections()).hasSize(1);
       c.close();

@@ -47,11 +47,7 @@ class TcpInfoLoopbackTest {
         Thread.sleep(50); // let the last ACK settle so ss and we read an idle socket
 
         InetSocketAddress local = (InetSocketAddress) client.getLocalAddress();
-        int fd =
-            SocketFds.forThisProcess()
-                .byAddress(serverAddress, local)
-                .value()
-                .orElseThrow(() -> new AssertionError("fd not found by address"));
+        int fd = fdOf(serverAddress, local);
         TcpInfo info = reader.read(fd).value().orElseThrow();
         String ss = ss(serverAddress, local);
         System.out.printf(
@@ -136,11 +132,7 @@ class TcpInfoLoopbackTest {
       try (SocketChannel client = SocketChannel.open(serverAddress);
           SocketChannel accepted = server.accept()) {
         InetSocketAddress local = (InetSocketAddress) client.getLocalAddress();
-        int fd =
-            SocketFds.forThisProcess()
-                .byAddress(serverAddress, local)
-                .value()
-                .orElseThrow(() -> new AssertionError("fd not found by address"));
+        int fd = fdOf(serverAddress, local);
         long before = reader.bytesAcked(fd);
         assertThat(before).as("the SYN").isEqualTo(1);
 
@@ -159,5 +151,13 @@ class TcpInfoLoopbackTest {
         assertThat(reader.bytesAcked(-1)).as("no descriptor").isEqualTo(-1);
       }
     }
+  }
+
+  /** This process's descriptor of the connection from {@code local} to {@code server}. */
+  private static int fdOf(InetSocketAddress server, InetSocketAddress local) {
+    return SocketFds.forThisProcess()
+        .byAddress(server, local)
+        .value()
+        .orElseThrow(() -> new AssertionError("fd not found by address"));
   }
 }
