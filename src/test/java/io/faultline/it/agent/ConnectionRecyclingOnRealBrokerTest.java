@@ -133,8 +133,16 @@ class ConnectionRecyclingOnRealBrokerTest {
       assertThat(seenAt).as("KAFKA_WINDOW_SCALING_OFF seen for node 1").isPositive();
       assertThat(ready).as("the producer finished").exists();
       assertThat(Files.readString(ready)).isEqualTo("acked=" + RECORDS + " failed=0");
-      Thread.sleep(2500); // two more samples of the (re)connected connection
-      String scrape = Http.awaitOk(base + "/metrics", Duration.ofSeconds(10)).body();
+      // Until node 1's connection, recycled or not, has been sampled with its window scaling as
+      // the mode leaves it: restored after a recycle, still off without one.
+      double expectedScaling = recycle ? 1 : 0;
+      String scrape =
+          Http.awaitMetrics(
+              base + "/metrics",
+              Duration.ofSeconds(10),
+              m ->
+                  m.find(SCALING, Map.of("node_id", "1")).stream()
+                      .anyMatch(s -> s.value() == expectedScaling));
       ChildJvm.save("recycle-" + label + ".metrics.txt", scrape);
       PrometheusText metrics = PrometheusText.parse(scrape);
       running.send("stop");

@@ -39,6 +39,23 @@ final class Http {
    * GETs {@code url} until the body contains {@code text} (the child raises its test finding right
    * after start, on its main thread).
    */
+  /**
+   * Scrapes {@code url} (a {@code /metrics} endpoint) until {@code done} holds for what it returns,
+   * at most {@code timeout}; returns the last scrape either way, for the caller's assertions to
+   * judge (and to name what was missing).
+   */
+  static String awaitMetrics(
+      String url, Duration timeout, java.util.function.Predicate<PrometheusText> done)
+      throws InterruptedException {
+    Instant deadline = Instant.now().plus(timeout);
+    String body = awaitOk(url, timeout).body();
+    while (!done.test(PrometheusText.parse(body)) && Instant.now().isBefore(deadline)) {
+      Thread.sleep(100);
+      body = awaitOk(url, timeout).body();
+    }
+    return body;
+  }
+
   static HttpResponse<String> awaitBodyContaining(String url, String text, Duration timeout)
       throws InterruptedException, IOException {
     Instant deadline = Instant.now().plus(timeout);

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.faultline.it.servers.KafkaCluster;
 import io.faultline.it.servers.RealServers;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -71,13 +70,25 @@ class KafkaAgentPhasesTest {
       }
       assertThat(ready).as("the application produced and consumed").exists();
       assertThat(Files.readString(ready)).isEqualTo("produced=400 consumed=400");
-      Thread.sleep(2500); // two TCP samples (kafka.tcp.interval=1s)
       String base = "http://127.0.0.1:" + port;
-      HttpResponse<String> response = Http.awaitOk(base + "/metrics", Duration.ofSeconds(10));
-      PrometheusText metrics = PrometheusText.parse(response.body());
+      // Until node 1's connection has been sampled (kafka.tcp.interval=1s): the gauges below.
+      String scrape =
+          Http.awaitMetrics(
+              base + "/metrics",
+              Duration.ofSeconds(10),
+              m ->
+                  !m.find(
+                              "faultline_kafka_connection_window_scaling_boolean",
+                              labels("node_id", "1"))
+                          .isEmpty()
+                      && m
+                          .find("faultline_kafka_connection_rtt_seconds", labels("node_id", "1"))
+                          .stream()
+                          .anyMatch(s -> s.value() > 0));
+      PrometheusText metrics = PrometheusText.parse(scrape);
       String page = Http.awaitOk(base + "/", Duration.ofSeconds(10)).body();
       String agent = Http.awaitOk(base + "/faultline/agent", Duration.ofSeconds(10)).body();
-      ChildJvm.save("kafka-phases-" + label + ".metrics.txt", response.body());
+      ChildJvm.save("kafka-phases-" + label + ".metrics.txt", scrape);
       ChildJvm.save("kafka-phases-" + label + ".status.html", page);
       running.send("stop");
       ChildJvm.Result result = running.awaitExit(60);
