@@ -103,16 +103,15 @@ final class BenchJvm {
    * {@link BenchLibraries} starts.
    */
   static String libraryClassPath() {
-    return join(
-        List.of(
-            testClasses(),
-            jarOf(org.apache.kafka.clients.producer.KafkaProducer.class),
-            jarOf(org.slf4j.LoggerFactory.class),
-            jarOf(org.jooq.impl.DSL.class),
-            jarOf(org.reactivestreams.Publisher.class),
-            jarOf(io.r2dbc.spi.ConnectionFactory.class),
-            jarOf(com.zaxxer.hikari.HikariDataSource.class),
-            jarOf(org.postgresql.Driver.class)));
+    return classPath()
+        + File.pathSeparator
+        + join(
+            List.of(
+                jarOf(org.jooq.impl.DSL.class),
+                jarOf(org.reactivestreams.Publisher.class),
+                jarOf(io.r2dbc.spi.ConnectionFactory.class),
+                jarOf(com.zaxxer.hikari.HikariDataSource.class),
+                jarOf(org.postgresql.Driver.class)));
   }
 
   /** The command for {@code mainClass args} with {@code options}. */

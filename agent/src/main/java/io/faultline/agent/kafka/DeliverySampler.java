@@ -102,11 +102,6 @@ final class DeliverySampler {
    */
   private volatile boolean idle;
 
-  /** Whether the thread sleeps until {@link #sleepingUntil}, the first probe's due time. */
-  private volatile boolean sleepingUntilDue;
-
-  private volatile long sleepingUntil;
-
   /**
    * @param reader reads TCP_INFO
    * @param wakesPerSecond the sustained number of wakes a second (see {@link WakeBudget})
@@ -136,9 +131,7 @@ final class DeliverySampler {
     if (t == null) {
       t = startThread();
     }
-    // In the agent a new probe is never due before those already waiting (its send is newer);
-    // the second case keeps the sampler right for any caller.
-    if (idle || (sleepingUntilDue && dueAt - sleepingUntil < 0)) {
+    if (idle) {
       LockSupport.unpark(t);
     }
   }
@@ -195,30 +188,15 @@ final class DeliverySampler {
         if (sampled || untilDue == Long.MAX_VALUE) {
           LockSupport.parkNanos(budget.sleepAfterWake(System.nanoTime()));
         } else {
-          // Nothing due yet: sleep until the first probe is.
-          sleepingUntil = now + untilDue;
-          sleepingUntilDue = true;
-          // A probe watched while this thread looked either sees the flag and unparks, or is seen
-          // here.
-          if (!anyDueBefore(sleepingUntil)) {
-            LockSupport.parkNanos(untilDue);
-          }
-          sleepingUntilDue = false;
+          // Nothing due yet: sleep until the first probe is, but no longer than a look-in, so a
+          // probe watched meanwhile needs no wake-up of its own.
+          LockSupport.parkNanos(Math.min(untilDue, lookNanos));
         }
       } catch (Throwable e) {
         // Never let the sampler die silently on a surprise; the probes that fail are marked.
         LockSupport.parkNanos(1_000_000L);
       }
     }
-  }
-
-  private boolean anyDueBefore(long time) {
-    for (Probe probe : waiting) {
-      if (probe.dueAt - time < 0) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private void sample(Probe probe) {

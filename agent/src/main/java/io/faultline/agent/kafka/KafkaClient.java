@@ -138,9 +138,9 @@ public final class KafkaClient {
     if (phases == null) {
       return;
     }
-    drainDelivery(node);
+    DeliverySampler.Probe probe = drainDelivery(node);
     phases.responseStarted(node, now);
-    rewatch(node);
+    rewatch(node, probe);
   }
 
   /** {@code Selector.addToCompletedReceives}: a response completed. */
@@ -148,39 +148,41 @@ public final class KafkaClient {
     if (phases == null) {
       return;
     }
-    drainDelivery(node);
+    DeliverySampler.Probe probe = drainDelivery(node);
     long latency = phases.responseCompleted(node, correlation, now);
-    rewatch(node);
+    rewatch(node, probe);
     if (latency > owner.slowRequestNanos()) {
       owner.sampleSoon(connectionKey(node));
     }
   }
 
   private void watchDelivery(String node) {
-    drainDelivery(node);
-    rewatch(node);
+    rewatch(node, drainDelivery(node));
   }
 
-  /** Hands the acknowledgements the sampler saw to the tracker; client thread. */
-  private void drainDelivery(String node) {
+  /**
+   * Hands the acknowledgements the sampler saw to the tracker; client thread. Returns the node's
+   * probe, or null when it has none (or its TCP_INFO turned out unreadable).
+   */
+  private DeliverySampler.Probe drainDelivery(String node) {
     DeliverySampler.Probe probe = probes.get(node);
     if (probe == null) {
-      return;
+      return null;
     }
     if (probe.failed()) {
       phases.tracker(node).deliveryUnobservable();
       probes.remove(node);
-      return;
+      return null;
     }
     probe.drain((acked, at) -> phases.tcpSample(node, acked, at));
+    return probe;
   }
 
   /**
-   * Has the sampler read the connection from {@code kafka.phases.delivery-after} past its oldest
+   * Has the sampler read {@code probe} from {@code kafka.phases.delivery-after} past the oldest
    * unacknowledged send, or stop when none is left.
    */
-  private void rewatch(String node) {
-    DeliverySampler.Probe probe = probes.get(node);
+  private void rewatch(String node, DeliverySampler.Probe probe) {
     if (probe == null) {
       return;
     }

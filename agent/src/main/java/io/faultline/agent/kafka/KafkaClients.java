@@ -22,6 +22,7 @@ import io.faultline.kafka.reconnect.ReconnectGate;
 import io.faultline.kafka.reconnect.StaggerSettings;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.lang.System.Logger.Level;
+import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -198,6 +199,35 @@ public final class KafkaClients {
     KafkaClients k = get();
     if (k != null) {
       k.configured(networkClient, values);
+    }
+  }
+
+  /**
+   * {@code Selector.buildAndAttachKafkaChannel} of {@code selector} opened {@code node}'s {@code
+   * socket}: for the request phases and the connection monitor, whichever are active.
+   */
+  public static void channelOpened(Object selector, String node, SocketChannel socket) {
+    if (!ClientLifecycleModule.SWITCH.active()) {
+      return;
+    }
+    boolean phases = PhasesModule.SWITCH.active();
+    boolean monitor = ConnectionsModule.SWITCH.active();
+    KafkaClient c = phases || monitor ? forSelector(selector) : null;
+    if (c != null) {
+      c.channelOpened(node, socket, phases, monitor);
+    }
+  }
+
+  /** {@code Selector.close(KafkaChannel, CloseMode)} of {@code selector} closed {@code node}'s. */
+  public static void channelClosed(Object selector, String node) {
+    if (!ClientLifecycleModule.SWITCH.active()) {
+      return;
+    }
+    boolean phases = PhasesModule.SWITCH.active();
+    boolean monitor = ConnectionsModule.SWITCH.active();
+    KafkaClient c = phases || monitor ? forSelector(selector) : null;
+    if (c != null) {
+      c.channelClosed(node, phases, monitor);
     }
   }
 

@@ -76,18 +76,7 @@ public final class SelectorInstrumentation {
         @Advice.This Object selector,
         @Advice.Argument(0) SocketChannel socket,
         @Advice.Argument(1) String node) {
-      if (!ClientLifecycleModule.SWITCH.active()) {
-        return;
-      }
-      boolean phases = PhasesModule.SWITCH.active();
-      boolean monitor = ConnectionsModule.SWITCH.active();
-      if (!phases && !monitor) {
-        return;
-      }
-      KafkaClient c = KafkaClients.forSelector(selector);
-      if (c != null) {
-        c.channelOpened(node, socket, phases, monitor);
-      }
+      KafkaClients.channelOpened(selector, node, socket);
     }
   }
 
@@ -102,18 +91,7 @@ public final class SelectorInstrumentation {
     @Advice.OnMethodEnter(suppress = Throwable.class)
     public static void enter(
         @Advice.This Object selector, @Advice.Argument(0) KafkaChannel channel) {
-      if (!ClientLifecycleModule.SWITCH.active()) {
-        return;
-      }
-      boolean phases = PhasesModule.SWITCH.active();
-      boolean monitor = ConnectionsModule.SWITCH.active();
-      if (!phases && !monitor) {
-        return;
-      }
-      KafkaClient c = KafkaClients.forSelector(selector);
-      if (c != null) {
-        c.channelClosed(channel.id(), phases, monitor);
-      }
+      KafkaClients.channelClosed(selector, channel.id());
     }
   }
 

@@ -7,8 +7,6 @@ import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Optional;
@@ -30,9 +28,6 @@ final class LinuxTcpInfoReader implements TcpInfoReader {
   private static final int EBADF = 9;
   private static final int ENOTSOCK = 88;
   private static final int ENOPROTOOPT = 92;
-
-  private static final VarHandle LONG_LE =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   /** The libc functions this reader needs. */
   interface LibC extends Library {
@@ -75,8 +70,6 @@ final class LinuxTcpInfoReader implements TcpInfoReader {
   private static final class Scratch {
     final byte[] buf = new byte[TcpInfo.BUFFER_SIZE];
     final int[] len = new int[1];
-    // The kernel copies no more than asked for, and JNA copies the array both ways.
-    final byte[] upToBytesAcked = new byte[TcpInfo.BYTES_ACKED_OFFSET + 8];
   }
 
   private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
@@ -101,7 +94,7 @@ final class LinuxTcpInfoReader implements TcpInfoReader {
         Native.register(RawLibC.class, NativeLibrary.getInstance("c"));
         raw = true;
       } catch (LinkageError | RuntimeException e) {
-        raw = false; // bytesAcked takes the array path
+        raw = false; // bytesAcked then decodes a whole sample
       }
       return Outcome.of(new LinuxTcpInfoReader(null, raw));
     } catch (LinkageError | RuntimeException e) {
@@ -154,41 +147,26 @@ final class LinuxTcpInfoReader implements TcpInfoReader {
     return TcpInfo.parse(ByteBuffer.wrap(buf), Math.min(len[0], buf.length));
   }
 
-  /** Reads into this thread's buffer and decodes only {@code tcpi_bytes_acked}. */
+  /** Reads the struct up to {@code tcpi_bytes_acked} into this thread's native buffer. */
   @Override
   public long bytesAcked(int fd) {
-    if (fd < 0 || libc != null) {
+    if (fd < 0 || !raw) {
       return TcpInfoReader.super.bytesAcked(fd);
     }
-    if (raw) {
-      NativeScratch n = NATIVE_SCRATCH.get();
-      n.view.putInt(NativeScratch.LENGTH_AT, NativeScratch.LENGTH_AT);
-      int rc;
-      try {
-        rc =
-            RawLibC.getsockopt(
-                fd, IPPROTO_TCP, TCP_INFO, n.address, n.address + NativeScratch.LENGTH_AT);
-      } catch (RuntimeException | LinkageError e) {
-        return -1;
-      }
-      if (rc != 0 || n.view.getInt(NativeScratch.LENGTH_AT) < NativeScratch.LENGTH_AT) {
-        return -1;
-      }
-      return n.view.getLong(TcpInfo.BYTES_ACKED_OFFSET);
-    }
-    Scratch scratch = SCRATCH.get();
-    byte[] buf = scratch.upToBytesAcked;
-    int[] len = scratch.len;
-    len[0] = buf.length;
+    NativeScratch n = NATIVE_SCRATCH.get();
+    n.view.putInt(NativeScratch.LENGTH_AT, NativeScratch.LENGTH_AT);
+    int rc;
     try {
-      DirectLibC.getsockopt(fd, IPPROTO_TCP, TCP_INFO, buf, len);
+      rc =
+          RawLibC.getsockopt(
+              fd, IPPROTO_TCP, TCP_INFO, n.address, n.address + NativeScratch.LENGTH_AT);
     } catch (RuntimeException | LinkageError e) {
       return -1;
     }
-    if (Math.min(len[0], buf.length) < TcpInfo.BYTES_ACKED_OFFSET + 8) {
+    if (rc != 0 || n.view.getInt(NativeScratch.LENGTH_AT) < NativeScratch.LENGTH_AT) {
       return -1;
     }
-    return (long) LONG_LE.get(buf, TcpInfo.BYTES_ACKED_OFFSET);
+    return n.view.getLong(TcpInfo.BYTES_ACKED_OFFSET);
   }
 
   private Outcome<TcpInfo> readThroughInterface(int fd) {
