@@ -40,45 +40,67 @@ public final class DeferredTransformer implements ClassFileTransformer {
   private volatile boolean startup = true;
   private volatile Thread installer;
 
-  /** Whether a module may weave a class that loaded before the modules were installed. */
+  /** Which modules may weave a class that loaded before the modules were installed. */
   @FunctionalInterface
   public interface Gate {
     /**
+     * The modules that {@linkplain InstrumentationModule#mayWeave may weave} the class; empty for
+     * none. The late weave reads a class file again only for these modules' own matchers.
+     *
      * @param className the binary name (dots)
      * @param loader the defining loader, null for the bootstrap loader
      * @param classFile the class file as the JVM read it
      */
-    boolean mayWeave(String className, ClassLoader loader, byte[] classFile);
+    List<InstrumentationModule> modulesFor(String className, ClassLoader loader, byte[] classFile);
 
-    /** When any of {@code modules} {@linkplain InstrumentationModule#mayWeave may weave}. */
-    static Gate anyOf(List<InstrumentationModule> modules) {
+    /** Asks each of {@code modules} in turn. */
+    static Gate of(List<InstrumentationModule> modules) {
       List<InstrumentationModule> copy = List.copyOf(modules);
+      // One shared list per module: most early classes are gated by exactly one.
+      List<List<InstrumentationModule>> alone = copy.stream().map(List::of).toList();
       return (name, loader, bytes) -> {
-        for (InstrumentationModule m : copy) {
-          if (m.mayWeave(name, loader, bytes)) {
-            return true;
+        List<InstrumentationModule> found = List.of();
+        for (int i = 0; i < copy.size(); i++) {
+          if (copy.get(i).mayWeave(name, loader, bytes)) {
+            if (found.isEmpty()) {
+              found = alone.get(i);
+            } else {
+              List<InstrumentationModule> more = new ArrayList<>(found);
+              more.add(copy.get(i));
+              found = List.copyOf(more);
+            }
           }
         }
-        return false;
+        return found;
       };
     }
   }
 
-  /** A class seen before the installation ended: its name and (weakly) its loader. */
+  /**
+   * A class seen before the installation ended: its name, (weakly) its loader and the modules that
+   * may weave it.
+   */
   public static final class EarlyClass {
     private final String name;
     private final WeakReference<ClassLoader> loader;
     private final int loaderHash;
+    private final List<InstrumentationModule> modules;
 
-    EarlyClass(String name, ClassLoader loader) {
+    EarlyClass(String name, ClassLoader loader, List<InstrumentationModule> modules) {
       this.name = name;
       this.loader = new WeakReference<>(loader);
       this.loaderHash = System.identityHashCode(loader);
+      this.modules = modules;
     }
 
     /** The binary name (dots). */
     public String name() {
       return name;
+    }
+
+    /** Whether the gate named {@code module} among those that may weave this class. */
+    public boolean mayBeWovenBy(InstrumentationModule module) {
+      return modules.contains(module);
     }
 
     /** Whether {@code type} is this class (same name, same defining loader). */
@@ -196,8 +218,9 @@ public final class DeferredTransformer implements ClassFileTransformer {
   private void remember(String internalName, ClassLoader loader, byte[] classFile) {
     try {
       String name = internalName.replace('/', '.');
-      if (gate.mayWeave(name, loader, classFile)) {
-        early.add(new EarlyClass(name, loader));
+      List<InstrumentationModule> modules = gate.modulesFor(name, loader, classFile);
+      if (!modules.isEmpty()) {
+        early.add(new EarlyClass(name, loader, modules));
       }
     } catch (RuntimeException | LinkageError e) {
       // A gate that cannot decide lets the class through unremembered: never fail a load.

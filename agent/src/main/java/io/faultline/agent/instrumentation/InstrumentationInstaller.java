@@ -17,12 +17,16 @@ import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
+import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.ClassFileLocator;
 import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.dynamic.Nexus;
+import net.bytebuddy.dynamic.scaffold.MethodGraph;
+import net.bytebuddy.dynamic.scaffold.TypeValidation;
 import net.bytebuddy.implementation.bytecode.StackManipulation;
 import net.bytebuddy.implementation.bytecode.constant.TextConstant;
 import net.bytebuddy.implementation.bytecode.member.MethodInvocation;
@@ -47,6 +51,9 @@ public final class InstrumentationInstaller {
   private static final int LATE_LOOKUP_ROUNDS = 10;
 
   private static final long LATE_LOOKUP_PAUSE_MILLIS = 20;
+
+  private static final Object NEXUS_SWITCH = new Object();
+  private static boolean nexusSwitchedOff;
 
   private final Instrumentation instrumentation;
   private final ClassLoader agentLoader;
@@ -145,10 +152,11 @@ public final class InstrumentationInstaller {
       }
     }
     List<Class<?>> targets = new ArrayList<>();
-    for (Class<?> type :
-        LateClasses.find(instrumentation, early, LATE_LOOKUP_ROUNDS, LATE_LOOKUP_PAUSE_MILLIS)) {
-      if (isTargeted(type, modules)) {
-        targets.add(type);
+    for (Map.Entry<Class<?>, DeferredTransformer.EarlyClass> found :
+        LateClasses.find(instrumentation, early, LATE_LOOKUP_ROUNDS, LATE_LOOKUP_PAUSE_MILLIS)
+            .entrySet()) {
+      if (isTargeted(found.getKey(), found.getValue(), modules)) {
+        targets.add(found.getKey());
       }
     }
     if (targets.isEmpty()) {
@@ -194,8 +202,14 @@ public final class InstrumentationInstaller {
     }
   }
 
-  /** Whether an active module targets {@code type} (its class file read, never reflected on). */
-  private boolean isTargeted(Class<?> type, List<LateMatch> modules) {
+  /**
+   * Whether an active module whose gate let {@code early} through targets {@code type} (its class
+   * file read, never reflected on). Only those modules are asked: reading the class file of every
+   * early kafka-clients class again for a module that matches by annotation cost a hundred
+   * milliseconds and the JIT compilation of the JDK's resource lookup.
+   */
+  private boolean isTargeted(
+      Class<?> type, DeferredTransformer.EarlyClass early, List<LateMatch> modules) {
     ClassLoader loader = type.getClassLoader();
     if (loader == null || !instrumentation.isModifiableClass(type) || !seesAgent.matches(loader)) {
       return false;
@@ -208,7 +222,7 @@ public final class InstrumentationInstaller {
     }
     byte[] classFile = null;
     for (LateMatch m : modules) {
-      if (m.others.isEmpty()) {
+      if (m.others.isEmpty() || !early.mayBeWovenBy(m.module)) {
         continue;
       }
       try {
@@ -277,8 +291,26 @@ public final class InstrumentationInstaller {
     }
     builder.installOn(
         instrumentation instanceof DeferringInstrumentation deferring
-            ? deferring.filtered(module::mayMatch)
+            ? deferring.filtered(classFileFilter(module))
             : instrumentation);
+  }
+
+  /**
+   * Which class files the module's Byte Buddy transformer sees at all: when every type
+   * instrumentation names its one type, those names and nothing else (kafka-clients alone loads
+   * hundreds of classes, and each went through Byte Buddy's matching once per module); otherwise
+   * the module's own {@link InstrumentationModule#mayMatch}.
+   */
+  private static DeferringInstrumentation.ClassFileFilter classFileFilter(
+      InstrumentationModule module) {
+    java.util.Set<String> internalNames = new java.util.HashSet<>();
+    for (TypeInstrumentation type : module.types()) {
+      if (type.typeName() == null) {
+        return module::mayMatch;
+      }
+      internalNames.add(type.typeName().replace('.', '/'));
+    }
+    return (internalName, loader, classFile) -> internalNames.contains(internalName);
   }
 
   /**
@@ -310,7 +342,13 @@ public final class InstrumentationInstaller {
               .type(notSynthetic(type.typeMatcher()), isBootstrapClassLoader())
               .transform(new AdviceTransformer(entry, type, agentLoader, handler));
     }
-    builder.installOn(instrumentation);
+    DeferringInstrumentation.ClassFileFilter names = classFileFilter(entry.module());
+    builder.installOn(
+        instrumentation instanceof DeferringInstrumentation deferring
+            ? deferring.filtered(
+                (internalName, loader, classFile) ->
+                    loader == null && names.mayTransform(internalName, loader, classFile))
+            : instrumentation);
   }
 
   /** {@code typeMatcher}, then not synthetic: the modifiers are read only for a matching name. */
@@ -331,7 +369,7 @@ public final class InstrumentationInstaller {
 
   private static AgentBuilder baseBuilder(
       InstalledModule entry, AgentBuilder.RedefinitionStrategy.DiscoveryStrategy discovery) {
-    return new AgentBuilder.Default()
+    return newAgentBuilder()
         .disableClassFormatChanges()
         // Types are described from their class files, also when retransforming: reflecting on a
         // loaded class (getDeclaredMethods) loads the classes its signatures name, and can wait
@@ -340,6 +378,46 @@ public final class InstrumentationInstaller {
         .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
         .with(discovery)
         .with(new ModuleListener(entry));
+  }
+
+  /**
+   * A Byte Buddy agent builder, the first one made with Byte Buddy's {@code Nexus} switched off.
+   * Left on, the first builder injects Byte Buddy's {@code Nexus} class into the system class
+   * loader (a class of ours in the application's loader, and about 100 ms of the start); it serves
+   * only self-initialising generated types, which advice woven without class format changes never
+   * needs. The switch is read once, when Byte Buddy's {@code NexusAccessor} initialises, so the
+   * system property is set only around that first construction.
+   */
+  private static AgentBuilder.Default newAgentBuilder() {
+    synchronized (NEXUS_SWITCH) {
+      if (nexusSwitchedOff) {
+        return new AgentBuilder.Default(byteBuddy());
+      }
+      String before = System.getProperty(Nexus.PROPERTY);
+      System.setProperty(Nexus.PROPERTY, "true");
+      try {
+        return new AgentBuilder.Default(byteBuddy());
+      } finally {
+        nexusSwitchedOff = true;
+        if (before == null) {
+          System.clearProperty(Nexus.PROPERTY);
+        } else {
+          System.setProperty(Nexus.PROPERTY, before);
+        }
+      }
+    }
+  }
+
+  /**
+   * Byte Buddy as advice needs it: only the woven type's own methods are looked at (advice is woven
+   * into declared methods; building the method graph of every supertype resolved thousands of
+   * signatures, and its JIT compilation alone cost a fifth of a second of CPU), and the class file
+   * is not validated again (only advice is added, nothing Byte Buddy would need to check).
+   */
+  private static ByteBuddy byteBuddy() {
+    return new ByteBuddy()
+        .with(MethodGraph.Compiler.ForDeclaredMethods.INSTANCE)
+        .with(TypeValidation.DISABLED);
   }
 
   /** Woven after ordinary advice: {@code AgentErrors.suppressed(<the throwable>, "<module>")}. */

@@ -3,6 +3,7 @@ package io.faultline.agent.instrumentation;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
@@ -17,8 +18,11 @@ final class LateClasses {
 
   private LateClasses() {}
 
-  /** The loaded classes of {@code early}, looked for in at most {@code rounds} rounds. */
-  static List<Class<?>> find(
+  /**
+   * The loaded classes of {@code early}, each with the early class it is, looked for in at most
+   * {@code rounds} rounds.
+   */
+  static Map<Class<?>, DeferredTransformer.EarlyClass> find(
       Instrumentation instrumentation,
       List<DeferredTransformer.EarlyClass> early,
       int rounds,
@@ -27,15 +31,16 @@ final class LateClasses {
     for (DeferredTransformer.EarlyClass e : early) {
       missing.computeIfAbsent(e.name(), n -> new ArrayList<>()).add(e);
     }
-    List<Class<?>> found = new ArrayList<>();
+    Map<Class<?>, DeferredTransformer.EarlyClass> found = new LinkedHashMap<>();
     for (int round = 0; round < rounds && !missing.isEmpty(); round++) {
       if (round > 0) {
         LockSupport.parkNanos(pauseMillis * 1_000_000L);
       }
       for (Class<?> type : instrumentation.getAllLoadedClasses()) {
         List<DeferredTransformer.EarlyClass> candidates = missing.get(type.getName());
-        if (candidates != null && candidates.removeIf(e -> e.is(type))) {
-          found.add(type);
+        DeferredTransformer.EarlyClass match = candidates == null ? null : take(candidates, type);
+        if (match != null) {
+          found.put(type, match);
           if (candidates.isEmpty()) {
             missing.remove(type.getName());
           }
@@ -43,5 +48,17 @@ final class LateClasses {
       }
     }
     return found;
+  }
+
+  private static DeferredTransformer.EarlyClass take(
+      List<DeferredTransformer.EarlyClass> candidates, Class<?> type) {
+    for (var it = candidates.iterator(); it.hasNext(); ) {
+      DeferredTransformer.EarlyClass e = it.next();
+      if (e.is(type)) {
+        it.remove();
+        return e;
+      }
+    }
+    return null;
   }
 }

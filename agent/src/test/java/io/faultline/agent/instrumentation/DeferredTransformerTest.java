@@ -16,8 +16,37 @@ class DeferredTransformerTest {
 
   private static final ClassLoader APP = DeferredTransformerTest.class.getClassLoader();
 
+  /** The module the tests' gate names for kafka-clients classes. */
+  private static final List<InstrumentationModule> KAFKA = List.of(new NamedModule("kafka"));
+
   private final DeferredTransformer deferred =
-      new DeferredTransformer((name, loader, bytes) -> name.startsWith("org.apache.kafka."), null);
+      new DeferredTransformer(
+          (name, loader, bytes) -> name.startsWith("org.apache.kafka.") ? KAFKA : List.of(), null);
+
+  /**
+   * A module that may weave the classes under a prefix and has nothing to weave: what the gate
+   * hands over is all that is tested.
+   */
+  private record NamedModule(String name, String prefix) implements InstrumentationModule {
+    NamedModule(String name) {
+      this(name, "org.apache.kafka.");
+    }
+
+    @Override
+    public String feature() {
+      return name;
+    }
+
+    @Override
+    public boolean mayWeave(String className, ClassLoader loader, byte[] classFile) {
+      return className.startsWith(prefix);
+    }
+
+    @Override
+    public List<TypeInstrumentation> types() {
+      return List.of();
+    }
+  }
 
   private byte[] load(String internalName, byte[] bytes) throws Exception {
     return deferred.transform(
@@ -58,6 +87,8 @@ class DeferredTransformerTest {
     assertThat(early)
         .extracting(DeferredTransformer.EarlyClass::name)
         .containsExactly("org.apache.kafka.clients.NetworkClient");
+    assertThat(early.get(0).mayBeWovenBy(KAFKA.get(0))).isTrue();
+    assertThat(early.get(0).mayBeWovenBy(new NamedModule("jooq"))).isFalse();
     assertThat(deferred.startupNanos()).isPositive();
   }
 
@@ -107,6 +138,21 @@ class DeferredTransformerTest {
   }
 
   @Test
+  void theGateNamesEveryModuleThatMayWeaveAClassAndOnlyThose() {
+    InstrumentationModule kafka = new NamedModule("kafka", "org.apache.kafka.");
+    InstrumentationModule clients = new NamedModule("clients", "org.apache.kafka.clients.");
+    InstrumentationModule jooq = new NamedModule("jooq", "org.jooq.");
+    DeferredTransformer.Gate gate = DeferredTransformer.Gate.of(List.of(kafka, clients, jooq));
+
+    assertThat(gate.modulesFor("org.apache.kafka.clients.NetworkClient", APP, new byte[0]))
+        .containsExactly(kafka, clients);
+    assertThat(gate.modulesFor("org.apache.kafka.common.Node", APP, new byte[0]))
+        .containsExactly(kafka);
+    assertThat(gate.modulesFor("org.jooq.impl.DSL", APP, new byte[0])).containsExactly(jooq);
+    assertThat(gate.modulesFor("com.example.Main", APP, new byte[0])).isEmpty();
+  }
+
+  @Test
   void endingTheStartWaitsForALoadStillInTheTransformer() throws Exception {
     CountDownLatch inside = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
@@ -119,7 +165,7 @@ class DeferredTransformerTest {
               } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
               }
-              return true;
+              return KAFKA;
             },
             null);
     CompletableFuture<byte[]> loading =

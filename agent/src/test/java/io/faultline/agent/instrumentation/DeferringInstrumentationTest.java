@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 
 class DeferringInstrumentationTest {
 
-  private final DeferredTransformer deferred = new DeferredTransformer((n, l, b) -> false, null);
+  private final DeferredTransformer deferred =
+      new DeferredTransformer((n, l, b) -> List.of(), null);
   private final List<String> seen = new ArrayList<>();
   private final ClassFileTransformer recording =
       new ClassFileTransformer() {
