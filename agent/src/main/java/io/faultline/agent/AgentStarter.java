@@ -14,6 +14,7 @@ import io.faultline.agent.instrumentation.DeferringInstrumentation;
 import io.faultline.agent.instrumentation.InstalledModule;
 import io.faultline.agent.instrumentation.InstrumentationInstaller;
 import io.faultline.agent.instrumentation.InstrumentationModule;
+import io.faultline.agent.net.AgentTcpInfo;
 import io.faultline.agent.net.ChurnTracking;
 import io.faultline.core.config.ConfigProblem;
 import io.faultline.core.config.FaultlineConfig;
@@ -66,6 +67,7 @@ final class AgentStarter {
       started = true;
       // First, before any other thread of ours reads a class file (see the class for why).
       ClassFileUrlHandlers.loadNow();
+      AgentTcpInfo.useInstrumentation(instrumentation);
       PrintStream err = System.err;
       FaultlineConfig config = FaultlineConfig.load(agentArgs);
       for (ConfigProblem problem : config.problems()) {
@@ -93,7 +95,7 @@ final class AgentStarter {
       // for them: a targeted class that loads meanwhile is woven afterwards (DeferredTransformer).
       DeferredTransformer deferred =
           new DeferredTransformer(
-              DeferredTransformer.Gate.anyOf(enabled(modules, config)), agentCode());
+              DeferredTransformer.Gate.of(enabled(modules, config)), agentCode());
       instrumentation.addTransformer(deferred, true);
       Thread installer =
           new Thread(

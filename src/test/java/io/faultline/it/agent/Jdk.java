@@ -18,6 +18,11 @@ record Jdk(String name, Path home) {
   /** Where .ci/run installs a JDK 21 runtime; override with -Dfaultline.it.jdk21. */
   static final String JDK21 = System.getProperty("faultline.it.jdk21", "/opt/faultline/jdk21");
 
+  /** The feature version, e.g. 25. */
+  int feature() {
+    return Integer.parseInt(name.substring("jdk".length()));
+  }
+
   Path java() {
     return home.resolve("bin").resolve("java");
   }

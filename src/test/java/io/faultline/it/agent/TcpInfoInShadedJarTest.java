@@ -8,8 +8,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * TCP_INFO works inside the shaded agent: {@code sun.nio.ch} is opened by the agent (no {@code
- * --add-opens} on the command line), and JNA, nested unrelocated in the jar, loads its native
- * library from there while staying invisible to the application.
+ * --add-opens} on the command line); on JDK 22 and later {@code getsockopt} is linked with the
+ * Foreign Function &amp; Memory API in a module the agent grants native access, with no
+ * restricted-method warning in the application's output; before that JDK, JNA, nested unrelocated
+ * in the jar, loads its native library from there while staying invisible to the application.
  */
 class TcpInfoInShadedJarTest {
 
@@ -30,6 +32,11 @@ class TcpInfoInShadedJarTest {
         .contains("reader supported=true")
         .containsPattern("tcpinfo state=ESTABLISHED rtt=\\d+")
         .contains("jna loader=isolated");
+    boolean foreign = jdk.feature() >= 22;
+    assertThat(result.stdout())
+        .contains(
+            foreign ? "reader class=ForeignTcpInfoReader" : "reader class=LinuxTcpInfoReader");
+    assertThat(result.stderr()).doesNotContain("restricted method");
   }
 
   @ParameterizedTest(name = "{0}")

@@ -3,20 +3,33 @@ package io.faultline.agent.net;
 import io.faultline.core.net.Outcome;
 import io.faultline.core.net.TcpInfoReader;
 import java.lang.System.Logger.Level;
+import java.lang.instrument.Instrumentation;
 import java.lang.reflect.Method;
 import java.util.Locale;
 
 /**
  * The TCP_INFO reader for code running inside the agent jar. Use {@link #reader()} there instead of
- * {@link TcpInfoReader#create()}: in the shaded agent JNA lives in an isolated class loader (see
- * {@link NestedJnaLoader}), which {@code create()} cannot see. Outside the agent jar (library use,
- * unit tests) this falls back to {@code create()}.
+ * {@link TcpInfoReader#create()}: on JDK 22 and later it links {@code getsockopt} with the Foreign
+ * Function &amp; Memory API in a module of its own ({@link NativeAccessModule}); otherwise, in the
+ * shaded agent, JNA lives in an isolated class loader (see {@link NestedJnaLoader}), which {@code
+ * create()} cannot see. Outside the agent jar (library use, unit tests) this falls back to {@code
+ * create()}.
  */
 public final class AgentTcpInfo {
 
   private static final System.Logger LOG = System.getLogger(AgentTcpInfo.class.getName());
 
+  private static volatile Instrumentation instrumentation;
+
   private AgentTcpInfo() {}
+
+  /**
+   * The agent's {@link Instrumentation}, which grants the foreign-function reader's module native
+   * access; set in {@code premain} before any reader is made.
+   */
+  public static void useInstrumentation(Instrumentation inst) {
+    instrumentation = inst;
+  }
 
   /** The reader, created on first use; never throws, never null. */
   public static TcpInfoReader reader() {
@@ -29,9 +42,21 @@ public final class AgentTcpInfo {
 
   private static TcpInfoReader load() {
     ClassLoader agentLoader = AgentTcpInfo.class.getClassLoader();
+    Instrumentation inst = instrumentation;
+    if (inst != null && agentLoader != null && isLinux()) {
+      Outcome<TcpInfoReader> foreign = NativeAccessModule.reader(inst, agentLoader);
+      if (foreign.isAvailable()) {
+        return foreign.value().orElseThrow();
+      }
+      if (Runtime.version().feature() >= 22) {
+        LOG.log(
+            Level.INFO,
+            "faultline: TCP_INFO is read through JNA: " + foreign.reason().orElse("unknown"));
+      }
+    }
     if (agentLoader == null
         || agentLoader.getResource(NestedJnaLoader.RESOURCE) == null
-        || !System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")) {
+        || !isLinux()) {
       return TcpInfoReader.create();
     }
     try {
@@ -52,5 +77,9 @@ public final class AgentTcpInfo {
     }
     // Falls back to the platform answer (an "unsupported" reader with the reason).
     return TcpInfoReader.create();
+  }
+
+  private static boolean isLinux() {
+    return System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux");
   }
 }

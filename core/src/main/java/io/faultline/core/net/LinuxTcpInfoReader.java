@@ -7,6 +7,7 @@ import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
+import io.faultline.core.net.foreign.ForeignTcpInfoReader;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Optional;
@@ -25,9 +26,6 @@ final class LinuxTcpInfoReader implements TcpInfoReader {
 
   private static final int IPPROTO_TCP = 6;
   private static final int TCP_INFO = 11;
-  private static final int EBADF = 9;
-  private static final int ENOTSOCK = 88;
-  private static final int ENOPROTOOPT = 92;
 
   /** The libc functions this reader needs. */
   interface LibC extends Library {
@@ -183,11 +181,6 @@ final class LinuxTcpInfoReader implements TcpInfoReader {
   }
 
   private static String describe(LastErrorException e) {
-    return switch (e.getErrorCode()) {
-      case EBADF -> "EBADF (the descriptor is not open)";
-      case ENOTSOCK -> "ENOTSOCK (the descriptor is not a socket)";
-      case ENOPROTOOPT -> "ENOPROTOOPT (not a TCP socket)";
-      default -> "errno " + e.getErrorCode();
-    };
+    return ForeignTcpInfoReader.describe(e.getErrorCode());
   }
 }

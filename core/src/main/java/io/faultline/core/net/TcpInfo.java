@@ -79,7 +79,7 @@ public record TcpInfo(
   public static final int BUFFER_SIZE = 512;
 
   /** Where {@code tcpi_bytes_acked} is in the kernel's {@code struct tcp_info}. */
-  static final int BYTES_ACKED_OFFSET = 120;
+  public static final int BYTES_ACKED_OFFSET = 120;
 
   /**
    * Parses the first {@code length} bytes of {@code buffer} (from its position 0, little-endian as

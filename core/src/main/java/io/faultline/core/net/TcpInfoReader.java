@@ -8,9 +8,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Reads {@link TcpInfo} for a socket file descriptor. Obtain one with {@link #create()}: on Linux
- * with JNA available it calls {@code getsockopt(TCP_INFO)}; anywhere else it is a reader whose
- * every {@link #read} answers "unavailable" with the reason, so callers never need a platform check
- * of their own and never see an exception.
+ * it calls {@code getsockopt(TCP_INFO)}, through the Foreign Function &amp; Memory API where this
+ * code has native access (JDK 22 or later with {@code --enable-native-access}), else through JNA
+ * when it is available; anywhere else it is a reader whose every {@link #read} answers
+ * "unavailable" with the reason, so callers never need a platform check of their own and never see
+ * an exception.
  */
 public interface TcpInfoReader {
 
@@ -26,6 +28,10 @@ public interface TcpInfoReader {
     } else if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
       reason = "the tcp_info layout is known only for little-endian Linux";
     } else {
+      Outcome<TcpInfoReader> foreign = ForeignFunctions.readerIfNativeAccess();
+      if (foreign.isAvailable()) {
+        return foreign.value().orElseThrow();
+      }
       Outcome<TcpInfoReader> linux = LinuxTcpInfoReader.load();
       if (linux.isAvailable()) {
         return linux.value().orElseThrow();

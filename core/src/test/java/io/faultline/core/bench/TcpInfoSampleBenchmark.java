@@ -3,6 +3,8 @@ package io.faultline.core.bench;
 import io.faultline.core.net.SocketFds;
 import io.faultline.core.net.TcpInfo;
 import io.faultline.core.net.TcpInfoReader;
+import io.faultline.core.net.foreign.ForeignTcpInfoReader;
+import io.faultline.core.net.foreign.GetsockoptBinder;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -24,11 +26,13 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The cost of one TCP_INFO sample of a real connection: {@code getsockopt(TCP_INFO)} through JNA on
- * a connected loopback {@link SocketChannel}'s descriptor and the decoding into {@link TcpInfo}.
- * The goal is ≤ 2 µs per connection-sample. Run by {@code ./benchmarks}, or alone after {@code
- * ./mvnw -pl core package -DskipTests}: {@code java -cp core/target/test-classes:<test class path>
- * org.openjdk.jmh.Main TcpInfoSampleBenchmark}.
+ * The cost of one TCP_INFO sample of a real connection: {@code getsockopt(TCP_INFO)} on a connected
+ * loopback {@link SocketChannel}'s descriptor and the decoding into {@link TcpInfo}, through JNA
+ * ({@code sample}, {@code bytesAcked}: JDK 17 to 21, or without native access) and through the
+ * Foreign Function &amp; Memory API ({@code foreignSample}, {@code foreignBytesAcked}: JDK 22 and
+ * later; they fail on older JDKs, so run them alone there). Run by {@code ./benchmarks}, or alone
+ * after {@code ./mvnw -pl core package -DskipTests}: {@code java -cp core/target/test-classes:<test
+ * class path> org.openjdk.jmh.Main TcpInfoSampleBenchmark}.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -42,6 +46,7 @@ public class TcpInfoSampleBenchmark {
   private SocketChannel client;
   private SocketChannel accepted;
   private TcpInfoReader reader;
+  private TcpInfoReader foreign;
   private int fd;
 
   /** A connected loopback pair with a few bytes exchanged, and the client's descriptor. */
@@ -56,6 +61,13 @@ public class TcpInfoSampleBenchmark {
     reader = TcpInfoReader.create();
     if (!reader.isSupported()) {
       throw new IllegalStateException(reader.unsupportedReason().orElse("unsupported"));
+    }
+    if (Runtime.version().feature() >= 22) {
+      try {
+        foreign = ForeignTcpInfoReader.of(GetsockoptBinder.bind()).value().orElseThrow();
+      } catch (ReflectiveOperationException e) {
+        throw new IllegalStateException("the FFM reader could not be bound", e);
+      }
     }
     fd =
         SocketFds.ofChannel(client)
@@ -73,6 +85,18 @@ public class TcpInfoSampleBenchmark {
   @Benchmark
   public long bytesAcked() {
     return reader.bytesAcked(fd);
+  }
+
+  /** {@link #sample} through the Foreign Function &amp; Memory API (JDK 22 and later). */
+  @Benchmark
+  public TcpInfo foreignSample() {
+    return foreign.read(fd).value().orElseThrow();
+  }
+
+  /** {@link #bytesAcked} through the Foreign Function &amp; Memory API (JDK 22 and later). */
+  @Benchmark
+  public long foreignBytesAcked() {
+    return foreign.bytesAcked(fd);
   }
 
   /** Closes the pair. */

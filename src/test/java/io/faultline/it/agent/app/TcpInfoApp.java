@@ -9,10 +9,11 @@ import java.util.Optional;
 
 /**
  * Reads TCP_INFO of a loopback connection through the agent: the descriptor by {@code
- * SocketFds.ofChannel} (needs {@code sun.nio.ch} opened by the agent) and the facts through the JNA
- * nested in the shaded jar. Prints {@code fd=<n>}, {@code tcpinfo state=<s> rtt=<us>} or the
- * reasons. The agent's copy of core is relocated under {@code io.faultline.shaded.core}, so it is
- * reached by those names, as the agent's own code sees it.
+ * SocketFds.ofChannel} (needs {@code sun.nio.ch} opened by the agent) and the facts through the
+ * agent's reader (the Foreign Function &amp; Memory API on JDK 22 and later, else the JNA nested in
+ * the shaded jar). Prints {@code fd=<n>}, {@code reader class=<name>}, {@code tcpinfo state=<s>
+ * rtt=<us>} or the reasons. The agent's copy of core is relocated under {@code
+ * io.faultline.shaded.core}, so it is reached by those names, as the agent's own code sees it.
  */
 public final class TcpInfoApp {
 
@@ -35,6 +36,7 @@ public final class TcpInfoApp {
         Object reader =
             Class.forName("io.faultline.agent.net.AgentTcpInfo").getMethod("reader").invoke(null);
         Class<?> readerType = Class.forName(CORE_NET + "TcpInfoReader");
+        System.out.println("reader class=" + reader.getClass().getSimpleName());
         System.out.println(
             "reader supported="
                 + readerType.getMethod("isSupported").invoke(reader)

@@ -1,0 +1,173 @@
+package io.faultline.core.net.foreign;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Array;
+import java.util.Optional;
+
+/**
+ * Links libc's {@code getsockopt} with the Foreign Function &amp; Memory API (JDK 22 and later),
+ * through reflection and method handles only: this class is compiled for Java 17 and names no
+ * {@code java.lang.foreign} type. Linking is a restricted operation, which the JDK allows quietly
+ * only to a module with native access; the class therefore refers to nothing outside {@code
+ * java.base}, so the agent can define it alone in a named module and grant that module native
+ * access ({@link #enableNativeAccessOfOwnModule}) instead of the whole class path.
+ *
+ * <p>The call is linked as a critical function with heap access (no thread-state transition, the
+ * Java arrays passed as they are) that captures {@code errno}.
+ */
+public final class GetsockoptBinder {
+
+  /**
+   * Index in {@link #bind()}'s answer: {@code (Object state, int fd, int level, int name, byte[]
+   * value, int[] length) int}.
+   */
+  public static final int CALL = 0;
+
+  /**
+   * Index in {@link #bind()}'s answer: {@code (Object state) int}, the errno a failed call left.
+   */
+  public static final int ERRNO = 1;
+
+  /** Index in {@link #bind()}'s answer: {@code () Object}, a new call-state cell for one thread. */
+  public static final int NEW_STATE = 2;
+
+  private GetsockoptBinder() {}
+
+  /**
+   * Grants this class's module native access. Only for a named module that the agent made for this
+   * class alone, with {@code java.base/java.lang} opened to it: an unnamed module's flag would be
+   * every class path class's.
+   *
+   * @throws IllegalStateException when the class is in an unnamed module
+   */
+  public static void enableNativeAccessOfOwnModule() throws ReflectiveOperationException {
+    Module own = GetsockoptBinder.class.getModule();
+    if (!own.isNamed()) {
+      throw new IllegalStateException("not in a module of its own: " + own);
+    }
+    MethodHandles.Lookup lookup =
+        MethodHandles.privateLookupIn(Module.class, MethodHandles.lookup());
+    MethodHandle enable;
+    try {
+      enable =
+          lookup.findVirtual(
+              Module.class, "implAddEnableNativeAccess", MethodType.methodType(Module.class));
+    } catch (NoSuchMethodException e) {
+      enable =
+          lookup.findVirtual(
+              Module.class, "implAddEnableNativeAccess", MethodType.methodType(void.class));
+    }
+    try {
+      enable.invoke(own);
+    } catch (Throwable e) {
+      throw new ReflectiveOperationException("enabling native access failed", e);
+    }
+  }
+
+  /**
+   * The linked call, errno reader and state factory, indexed by {@link #CALL}, {@link #ERRNO} and
+   * {@link #NEW_STATE}.
+   *
+   * @throws ReflectiveOperationException when this JDK has no (final) Foreign Function &amp; Memory
+   *     API or libc has no {@code getsockopt}
+   */
+  public static MethodHandle[] bind() throws ReflectiveOperationException {
+    MethodHandles.Lookup lookup = MethodHandles.lookup();
+    Class<?> linkerType = Class.forName("java.lang.foreign.Linker");
+    Class<?> optionType = Class.forName("java.lang.foreign.Linker$Option");
+    Class<?> descriptorType = Class.forName("java.lang.foreign.FunctionDescriptor");
+    Class<?> layoutType = Class.forName("java.lang.foreign.MemoryLayout");
+    Class<?> pathType = Class.forName("java.lang.foreign.MemoryLayout$PathElement");
+    Class<?> valueLayoutType = Class.forName("java.lang.foreign.ValueLayout");
+    Class<?> intLayoutType = Class.forName("java.lang.foreign.ValueLayout$OfInt");
+    Class<?> segmentType = Class.forName("java.lang.foreign.MemorySegment");
+    Class<?> symbolsType = Class.forName("java.lang.foreign.SymbolLookup");
+    Class<?> arenaType = Class.forName("java.lang.foreign.Arena");
+    Class<?> allocatorType = Class.forName("java.lang.foreign.SegmentAllocator");
+
+    Object linker = linkerType.getMethod("nativeLinker").invoke(null);
+    Object symbols = linkerType.getMethod("defaultLookup").invoke(linker);
+    Object symbol =
+        ((Optional<?>) symbolsType.getMethod("find", String.class).invoke(symbols, "getsockopt"))
+            .orElseThrow(() -> new NoSuchMethodException("libc has no getsockopt"));
+    Object intLayout = valueLayoutType.getField("JAVA_INT").get(null);
+    Object address = valueLayoutType.getField("ADDRESS").get(null);
+    Object arguments = arrayOf(layoutType, intLayout, intLayout, intLayout, address, address);
+    Object descriptor =
+        descriptorType
+            .getMethod("of", layoutType, arguments.getClass())
+            .invoke(null, intLayout, arguments);
+    Object options =
+        arrayOf(
+            optionType,
+            optionType.getMethod("critical", boolean.class).invoke(null, true),
+            optionType
+                .getMethod("captureCallState", String[].class)
+                .invoke(null, (Object) new String[] {"errno"}));
+    MethodHandle linked =
+        (MethodHandle)
+            linkerType
+                .getMethod("downcallHandle", segmentType, descriptorType, options.getClass())
+                .invoke(linker, symbol, descriptor, options);
+    // (MemorySegment state, int, int, int, MemorySegment, MemorySegment) int, with the two buffers
+    // taken as Java arrays and the state as Object: callers compiled for Java 17 can invokeExact.
+    MethodHandle call =
+        MethodHandles.filterArguments(
+            linked,
+            4,
+            lookup.findStatic(
+                segmentType, "ofArray", MethodType.methodType(segmentType, byte[].class)),
+            lookup.findStatic(
+                segmentType, "ofArray", MethodType.methodType(segmentType, int[].class)));
+    call =
+        call.asType(
+            MethodType.methodType(
+                int.class,
+                Object.class,
+                int.class,
+                int.class,
+                int.class,
+                byte[].class,
+                int[].class));
+
+    Object stateLayout = optionType.getMethod("captureStateLayout").invoke(null);
+    Object errnoPath =
+        arrayOf(pathType, pathType.getMethod("groupElement", String.class).invoke(null, "errno"));
+    long errnoOffset =
+        (long)
+            layoutType.getMethod("byteOffset", errnoPath.getClass()).invoke(stateLayout, errnoPath);
+    MethodHandle errno =
+        MethodHandles.insertArguments(
+                lookup.findVirtual(
+                    segmentType,
+                    "get",
+                    MethodType.methodType(int.class, intLayoutType, long.class)),
+                1,
+                intLayout,
+                errnoOffset)
+            .asType(MethodType.methodType(int.class, Object.class));
+    // Each thread's cell lives as long as the thread holds it (an automatic arena).
+    MethodHandle allocate =
+        MethodHandles.insertArguments(
+            lookup.findVirtual(
+                allocatorType, "allocate", MethodType.methodType(segmentType, layoutType)),
+            1,
+            stateLayout);
+    MethodHandle newState =
+        MethodHandles.filterReturnValue(
+                lookup.findStatic(arenaType, "ofAuto", MethodType.methodType(arenaType)),
+                allocate.asType(MethodType.methodType(segmentType, arenaType)))
+            .asType(MethodType.methodType(Object.class));
+    return new MethodHandle[] {call, errno, newState};
+  }
+
+  private static Object arrayOf(Class<?> type, Object... values) {
+    Object array = Array.newInstance(type, values.length);
+    for (int i = 0; i < values.length; i++) {
+      Array.set(array, i, values[i]);
+    }
+    return array;
+  }
+}

@@ -1,0 +1,95 @@
+package io.faultline.core.net.foreign;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.faultline.core.net.Outcome;
+import io.faultline.core.net.SocketFds;
+import io.faultline.core.net.TcpInfo;
+import io.faultline.core.net.TcpInfoReader;
+import io.faultline.core.net.TcpState;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.Locale;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Foreign Function &amp; Memory reader on a real loopback connection, beside the JNA reader
+ * reading the same socket (JDK 22 or later; skipped on older JDKs, where it is never chosen).
+ */
+class ForeignTcpInfoReaderTest {
+
+  private TcpInfoReader foreign;
+
+  @BeforeEach
+  void bind() throws Exception {
+    assumeTrue(Runtime.version().feature() >= 22, "the FFM API is final from JDK 22");
+    assumeTrue(
+        System.getProperty("os.name").toLowerCase(Locale.ROOT).startsWith("linux"), "Linux only");
+    foreign = ForeignTcpInfoReader.of(GetsockoptBinder.bind()).value().orElseThrow();
+  }
+
+  @Test
+  void readsWhatTheJnaReaderReadsOnTheSameSocket() throws Exception {
+    try (ServerSocketChannel server =
+            ServerSocketChannel.open()
+                .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        SocketChannel client = SocketChannel.open(server.getLocalAddress());
+        SocketChannel accepted = server.accept()) {
+      client.write(ByteBuffer.wrap(new byte[3000]));
+      ByteBuffer in = ByteBuffer.allocate(4096);
+      while (in.position() < 3000) {
+        accepted.read(in);
+      }
+      Thread.sleep(50); // the last ACK settles, so both readers see an idle socket
+      int fd = fdOf(client);
+
+      TcpInfo viaForeign = foreign.read(fd).value().orElseThrow();
+      Outcome<TcpInfo> viaJna = jnaReader().read(fd);
+
+      assertThat(viaForeign.state()).isEqualTo(TcpState.ESTABLISHED);
+      assertThat(viaForeign.windowScalingNegotiated()).isTrue();
+      assertThat(viaForeign.bytesAcked().orElseThrow()).isGreaterThanOrEqualTo(3000);
+      assertThat(foreign.bytesAcked(fd)).isEqualTo(viaForeign.bytesAcked().orElseThrow());
+      if (viaJna.isAvailable()) {
+        TcpInfo jna = viaJna.value().orElseThrow();
+        assertThat(viaForeign.returnedLength()).isEqualTo(jna.returnedLength());
+        assertThat(viaForeign.sndWscale()).isEqualTo(jna.sndWscale());
+        assertThat(viaForeign.rcvWscale()).isEqualTo(jna.rcvWscale());
+        assertThat(viaForeign.sndMss()).isEqualTo(jna.sndMss());
+        assertThat(viaForeign.bytesAcked()).isEqualTo(jna.bytesAcked());
+      }
+    }
+  }
+
+  @Test
+  void aClosedDescriptorIsReportedWithItsErrno() throws Exception {
+    // Far above any descriptor this JVM opens (and above the usual 1,048,576 limit): never open.
+    int unused = (1 << 20) + 7;
+
+    Outcome<TcpInfo> closed = foreign.read(unused);
+
+    assertThat(closed.isAvailable()).isFalse();
+    assertThat(closed.reason().orElseThrow()).contains("EBADF");
+    assertThat(foreign.bytesAcked(unused)).isEqualTo(-1);
+    assertThat(foreign.read(-1).reason().orElseThrow()).contains("no file descriptor");
+  }
+
+  /** The descriptor found by address, without reflecting on the channel. */
+  private static int fdOf(SocketChannel client) throws java.io.IOException {
+    return SocketFds.forThisProcess()
+        .byAddress(
+            (InetSocketAddress) client.getRemoteAddress(),
+            (InetSocketAddress) client.getLocalAddress())
+        .value()
+        .orElseThrow(() -> new AssertionError("fd not found by address"));
+  }
+
+  private static TcpInfoReader jnaReader() {
+    return TcpInfoReader.create();
+  }
+}
