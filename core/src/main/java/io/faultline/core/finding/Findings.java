@@ -3,6 +3,7 @@ package io.faultline.core.finding;
 import io.faultline.core.LogText;
 import io.faultline.core.config.CoreConfigKeys;
 import io.faultline.core.config.FaultlineConfig;
+import io.faultline.core.observe.Observations;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
@@ -79,6 +80,8 @@ public final class Findings {
           synchronized (lock) {
             raiseLocked(Objects.requireNonNull(finding, "finding"), null);
           }
+          // Outside the lock, and every time: a test tool wants each report, not each change.
+          Observations.finding(finding);
         });
   }
 
