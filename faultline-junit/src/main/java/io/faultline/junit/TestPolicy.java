@@ -26,14 +26,19 @@ record TestPolicy(Set<String> failOn, int maxSavepoints, int maxNesting, long ma
   static TestPolicy of(ExtensionContext context) {
     Set<String> failOn =
         nearest(context, FailOn.class)
-            .map(a -> Set.of(a.value()))
-            .or(() -> nearest(context, FaultlineTest.class).map(a -> Set.of(a.failOn())))
-            .orElseGet(() -> Set.copyOf(DEFAULT_FAIL_ON));
+            .map(a -> ordered(a.value()))
+            .or(() -> nearest(context, FaultlineTest.class).map(a -> ordered(a.failOn())))
+            .orElseGet(() -> new LinkedHashSet<>(DEFAULT_FAIL_ON));
     return new TestPolicy(
-        new LinkedHashSet<>(failOn),
+        failOn,
         budget(context, MaxSavepoints.class, MaxSavepoints::value),
         budget(context, MaxNesting.class, MaxNesting::value),
         budget(context, MaxStatements.class, MaxStatements::value));
+  }
+
+  /** In the order written, so the failure message lists them so. */
+  private static Set<String> ordered(String[] ids) {
+    return new LinkedHashSet<>(List.of(ids));
   }
 
   private static <A extends Annotation> int budget(
