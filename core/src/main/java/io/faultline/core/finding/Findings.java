@@ -33,6 +33,9 @@ import java.util.function.Consumer;
  * is logged when it becomes active, again at most once per {@code findings.log-interval} while it
  * stays active and keeps being reported, and once when it clears.
  *
+ * <p>Every {@link #raise} is also handed to {@link io.faultline.core.observe.Observations} (each
+ * report, not only each change), where a test extension may listen.
+ *
  * <p>Thread-safe: advice threads may raise concurrently. Nothing here throws into the caller; an
  * internal failure is logged and counted in {@link #internalErrors()}. Listeners are called in
  * order, under the registry's lock, on the thread that made the change: they must be quick and must
