@@ -47,7 +47,7 @@ final class ObservedFinding {
     return text("docs");
   }
 
-  /** How often it was reported during the test (the agent and a library guard may both report). */
+  /** How often it was reported during the test (each savepoint after the lock, for one). */
   int reports() {
     return reports.get();
   }
