@@ -53,6 +53,7 @@ final class GuardExecuteListener implements ExecuteListener {
     if (ledger == null) {
       return;
     }
+    ledger.statementStarted();
     timeouts.beforeStatement(ledger);
     try {
       timeouts.statementStarted(ledger, ctx.statement());

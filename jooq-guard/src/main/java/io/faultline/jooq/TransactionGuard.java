@@ -1,6 +1,7 @@
 package io.faultline.jooq;
 
 import io.faultline.core.finding.Findings;
+import io.faultline.core.observe.Observations;
 import io.faultline.jooq.internal.GuardMetrics;
 import io.faultline.jooq.internal.Ledger;
 import io.faultline.jooq.internal.Level;
@@ -192,12 +193,13 @@ public final class TransactionGuard {
         level.markCommitFailed();
         return;
       }
+      String observedSite = observedSite(ledger, level);
       ledger.pop();
       if (level.kind() == LevelKind.SAVEPOINT) {
         savepointAccounting.released();
       } else if (level.kind() == LevelKind.TOP) {
         metrics.transactionCommitted();
-        end(ctx.configuration(), ledger, true);
+        end(ctx.configuration(), ledger, true, observedSite);
       }
     } catch (RuntimeException e) {
       errors.record(e);
@@ -227,10 +229,12 @@ public final class TransactionGuard {
   public void rollbackExit(TransactionContext ctx, Throwable thrown) {
     try {
       Ledger ledger = Ledgers.of(ctx.configuration());
-      Level level = ledger == null ? null : ledger.pop();
+      Level level = ledger == null ? null : ledger.peek();
       if (level == null) {
         return;
       }
+      String observedSite = observedSite(ledger, level);
+      ledger.pop();
       if (level.kind() == LevelKind.SAVEPOINT && !level.beginFailed()) {
         savepointAccounting.rolledBack();
       } else if (level.kind() == LevelKind.TOP) {
@@ -239,17 +243,43 @@ public final class TransactionGuard {
         } else {
           metrics.transactionRolledBack();
         }
-        end(ctx.configuration(), ledger, false);
+        end(ctx.configuration(), ledger, false, observedSite);
       }
     } catch (RuntimeException e) {
       errors.record(e);
     }
   }
 
-  private void end(Configuration configuration, Ledger ledger, boolean committed) {
+  private void end(
+      Configuration configuration, Ledger ledger, boolean committed, String observedSite) {
     timeouts.transactionEnded(ledger, committed);
     savepointAccounting.transactionEnded(ledger);
     Ledgers.close(configuration, ledger);
+    if (observedSite != null) {
+      Observations.transaction(
+          observedSite,
+          ledger.savepointsCreated(),
+          ledger.maxDepth(),
+          ledger.statements(),
+          committed);
+    }
+  }
+
+  /**
+   * The top level's call site when {@code level} is the top one and a test tool listens (see {@link
+   * Observations}); else null, so production pays no stack walk. Found before the level is popped:
+   * the ledger finds it from its top level.
+   */
+  private static String observedSite(Ledger ledger, Level level) {
+    if (level.kind() != LevelKind.TOP || !Observations.active()) {
+      return null;
+    }
+    try {
+      return ledger.topCallSite().toString();
+    } catch (RuntimeException e) {
+      // Must not keep the level from being popped.
+      return CallSite.UNKNOWN.toString();
+    }
   }
 
   private Ledger safeLedger(TransactionContext ctx) {

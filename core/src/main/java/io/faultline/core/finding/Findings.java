@@ -3,6 +3,7 @@ package io.faultline.core.finding;
 import io.faultline.core.LogText;
 import io.faultline.core.config.CoreConfigKeys;
 import io.faultline.core.config.FaultlineConfig;
+import io.faultline.core.observe.Observations;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
@@ -31,6 +32,9 @@ import java.util.function.Consumer;
  * <p>Logging is rate-limited so a finding reported on every request cannot flood the log: a finding
  * is logged when it becomes active, again at most once per {@code findings.log-interval} while it
  * stays active and keeps being reported, and once when it clears.
+ *
+ * <p>Every {@link #raise} is also handed to {@link io.faultline.core.observe.Observations} (each
+ * report, not only each change), where a test extension may listen.
  *
  * <p>Thread-safe: advice threads may raise concurrently. Nothing here throws into the caller; an
  * internal failure is logged and counted in {@link #internalErrors()}. Listeners are called in
@@ -79,6 +83,8 @@ public final class Findings {
           synchronized (lock) {
             raiseLocked(Objects.requireNonNull(finding, "finding"), null);
           }
+          // Outside the lock, and every time: a test tool wants each report, not each change.
+          Observations.finding(finding);
         });
   }
 

@@ -26,6 +26,8 @@ public final class Ledger {
 
   private final Deque<Level> levels = new ArrayDeque<>();
   private int savepointsCreated;
+  private int maxDepth;
+  private long statements;
   private boolean rowLocked;
   private String rowLockSql;
   private CallSite failedFlattenedSite;
@@ -58,6 +60,7 @@ public final class Ledger {
   public Level push(LevelKind kind, CallSite site, int weight) {
     Level level = new Level(kind, site, levels.size() + 1, weight);
     levels.push(level);
+    maxDepth = Math.max(maxDepth, levels.size());
     return level;
   }
 
@@ -72,6 +75,21 @@ public final class Ledger {
   /** Open levels, 1 for a top-level transaction without nesting. */
   public int depth() {
     return levels.size();
+  }
+
+  /** The deepest this transaction got: 1 when nothing was nested in it; flattened levels count. */
+  public int maxDepth() {
+    return maxDepth;
+  }
+
+  /** Counts a statement run in this transaction. */
+  public void statementStarted() {
+    statements++;
+  }
+
+  /** Statements run in this transaction so far. */
+  public long statements() {
+    return statements;
   }
 
   public int savepointCreated() {
