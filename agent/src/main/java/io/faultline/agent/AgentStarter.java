@@ -20,16 +20,12 @@ import io.faultline.core.config.ConfigProblem;
 import io.faultline.core.config.FaultlineConfig;
 import io.faultline.core.finding.Findings;
 import io.faultline.core.finding.FindingsMetrics;
-import io.faultline.core.host.DoctorOptions;
 import io.faultline.core.host.HostConfigKeys;
-import io.faultline.core.host.HostDoctor;
 import io.faultline.core.host.HostTcpMetrics;
-import io.faultline.core.host.ProcFs;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
 import java.lang.instrument.Instrumentation;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -288,25 +284,7 @@ final class AgentStarter {
 
     if (config.isFeatureEnabled(HostConfigKeys.FEATURE)) {
       step(err, "binding host TCP meters", () -> new HostTcpMetrics().bindTo(registry));
-      Duration interval = config.get(AgentConfigKeys.DOCTOR_INTERVAL);
-      Runnable doctor =
-          () ->
-              step(
-                  err,
-                  "running the host doctor",
-                  () -> {
-                    var report =
-                        new HostDoctor(ProcFs.system(), DoctorOptions.defaults()).examine();
-                    runtime.setDoctorReport(report);
-                    runtime.findings().replaceAll("host.doctor", report.findings());
-                  });
-      if (interval.isZero() || interval.isNegative()) {
-        runtime.scheduler().execute(doctor);
-      } else {
-        runtime
-            .scheduler()
-            .scheduleWithFixedDelay(doctor, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
-      }
+      HostDoctorTask.schedule(runtime, config.get(AgentConfigKeys.DOCTOR_INTERVAL), err);
     }
   }
 

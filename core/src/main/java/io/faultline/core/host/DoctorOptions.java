@@ -1,5 +1,6 @@
 package io.faultline.core.host;
 
+import io.faultline.core.config.FaultlineConfig;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -30,6 +31,18 @@ public record DoctorOptions(
     if (sample.isNegative()) {
       throw new IllegalArgumentException("sample must not be negative: " + sample);
     }
+  }
+
+  /** The options as {@code config} sets them ({@code doctor.*} keys; defaults elsewhere). */
+  public static DoctorOptions from(FaultlineConfig config) {
+    return new DoctorOptions(
+        config.get(HostConfigKeys.EXPECTED_CONNECTIONS),
+        config.get(HostConfigKeys.TARGET_BDP),
+        config.get(HostConfigKeys.SAMPLE),
+        config.get(HostConfigKeys.PORTS_WARN_RATIO),
+        config.get(HostConfigKeys.PORTS_CRITICAL_RATIO),
+        config.get(HostConfigKeys.NET_RX_SHARE),
+        config.get(HostConfigKeys.NET_RX_MIN_RATE));
   }
 
   /** The defaults declared by {@link HostConfigKeys}. */

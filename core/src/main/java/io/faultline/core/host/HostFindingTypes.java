@@ -58,7 +58,10 @@ public final class HostFindingTypes implements FindingCatalog {
           Severity.WARNING,
           "Listen backlog limits are smaller than the expected connection burst",
           "The LINE Kafka incident: after a broker restart every client reconnected at once; the"
-              + " SYN and accept queues overflowed and SYN cookies took over.",
+              + " SYN and accept queues overflowed and SYN cookies took over."
+              + " The agent reports it at INFO in a process that accepts no connections of its"
+              + " own (a Kafka client, a Streams application): the servers on the host are the"
+              + " ones it would hurt.",
           "Raise net.core.somaxconn and net.ipv4.tcp_max_syn_backlog to at least the expected"
               + " burst, raise the server's own backlog (Kafka socket.listen.backlog.size, default"
               + " 50), and stagger client reconnects.",
@@ -124,7 +127,10 @@ public final class HostFindingTypes implements FindingCatalog {
           Severity.WARNING,
           "A NIC has one receive queue and RPS is off: all receive work lands on one CPU",
           "The Netmarble RPS case (Kubernetes): with one rx queue and RPS off, every NET_RX softirq"
-              + " ran on one core; pods failed health checks and restarted at 40% CPU.",
+              + " ran on one core; pods failed health checks and restarted at 40% CPU."
+              + " The agent reports it at INFO in a process that accepts no connections of its"
+              + " own (a Kafka client, a Streams application): the servers on the host are the"
+              + " ones it would hurt.",
           "Spread receive work with RPS (write a CPU mask to /sys/class/net/DEV/queues/rx-*/"
               + "rps_cpus) or enable more NIC queues (ethtool -L).",
           Incident.NETMARBLE_RPS);

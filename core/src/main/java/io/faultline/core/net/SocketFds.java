@@ -14,7 +14,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Finds the file descriptor of a socket of this process, which {@link TcpInfoReader} needs. Two
@@ -141,6 +143,38 @@ public final class SocketFds {
             + " (looked in "
             + String.join(", ", tried)
             + ")");
+  }
+
+  /**
+   * The local ports on which this process's own TCP sockets listen (a server's listeners, an
+   * embedded HTTP endpoint), or why they cannot be listed.
+   */
+  public Outcome<Set<Integer>> listeningPorts() {
+    Map<Long, Integer> fdByInode;
+    try {
+      fdByInode = socketInodes();
+    } catch (IOException | RuntimeException e) {
+      return Outcome.unavailable("cannot list " + procSelf.resolve("fd") + ": " + e);
+    }
+    Set<Integer> ports = new TreeSet<>();
+    int tablesRead = 0;
+    for (String table : List.of("net/tcp6", "net/tcp")) {
+      List<String> lines;
+      try {
+        lines = Files.readAllLines(procSelf.resolve(table));
+      } catch (IOException | RuntimeException e) {
+        continue; // no IPv6 here, say
+      }
+      tablesRead++;
+      for (ProcNetTcp.Entry entry : parser.parse(lines)) {
+        if (entry.state() == TcpState.LISTEN && fdByInode.containsKey(entry.inode())) {
+          ports.add(entry.local().getPort());
+        }
+      }
+    }
+    return tablesRead == 0
+        ? Outcome.unavailable("cannot read " + procSelf.resolve("net/tcp"))
+        : Outcome.of(Set.copyOf(ports));
   }
 
   private static boolean matches(InetSocketAddress row, InetSocketAddress wanted) {
