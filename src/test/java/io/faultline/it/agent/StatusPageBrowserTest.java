@@ -56,11 +56,34 @@ class StatusPageBrowserTest {
           .contains("<h2>Configuration</h2>", "prometheus.port = " + port)
           .doesNotContain("<script");
       assertThat(dom.indexOf("Active findings")).isLessThan(dom.indexOf("Broker connections"));
+      assertThat(pageWidthAt1280(chromium, Http.get(url).body()))
+          .as("the page's width in a 1280 px window (no sideways scrolling)")
+          .isLessThanOrEqualTo(1280);
       assertThat(screenshot).isRegularFile();
       assertThat(Files.size(screenshot)).isGreaterThan(10_000);
       running.send("stop");
       running.awaitExit(30).assertCleanExit();
     }
+  }
+
+  /**
+   * The page's scroll width in a 1280 px wide window. The page has no scripts of its own, so a copy
+   * of it with one line of script that writes the width into the DOM is rendered.
+   */
+  private static int pageWidthAt1280(Path chromium, String page) throws Exception {
+    String measured =
+        page.replace(
+            "</body>",
+            "<script>document.body.setAttribute('data-scroll-width',"
+                + "document.documentElement.scrollWidth)</script></body>");
+    Path copy = Files.createTempFile("faultline-status-page", ".html");
+    Files.writeString(copy, measured, StandardCharsets.UTF_8);
+    String dom =
+        chromium(chromium, "--window-size=1280,1400", "--dump-dom", copy.toUri().toString());
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("data-scroll-width=\"(\\d+)\"").matcher(dom);
+    assertThat(m.find()).as("the measuring script ran: %s", dom).isTrue();
+    return Integer.parseInt(m.group(1));
   }
 
   private static String chromium(Path chromium, String... args) throws Exception {

@@ -4,12 +4,15 @@ import io.faultline.agent.instrumentation.InstalledModule;
 import io.faultline.core.config.ConfigProblem;
 import io.faultline.core.config.FaultlineConfig;
 import io.faultline.core.finding.Finding;
+import io.faultline.core.finding.FindingType;
 import io.faultline.core.finding.Findings;
 import io.faultline.core.host.CheckResult;
 import io.faultline.core.host.DoctorReport;
+import io.faultline.core.host.HostFindingTypes;
 import io.faultline.core.host.ReportRenderer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /** The sections every agent shows: findings, host doctor, instrumentation, configuration. */
@@ -17,7 +20,10 @@ public final class BuiltInSections {
 
   private BuiltInSections() {}
 
-  /** Active findings, most severe first. */
+  /**
+   * Active findings: this process's own first (its Kafka clients, its transactions), then the
+   * host's; each group most severe first.
+   */
   public static StatusSection findings(Findings findings) {
     return new StatusSection() {
       @Override
@@ -32,7 +38,7 @@ public final class BuiltInSections {
 
       @Override
       public void render(HtmlWriter html) {
-        List<Finding> active = findings.active();
+        List<Finding> active = ownFirst(findings.active());
         if (active.isEmpty()) {
           html.note("No active findings.");
           return;
@@ -52,6 +58,23 @@ public final class BuiltInSections {
             List.of("Severity", "Finding", "Subject", "Message", "Evidence", "What to do"), rows);
       }
     };
+  }
+
+  /** {@code active} (most severe first) with the host doctor's findings after the others. */
+  static List<Finding> ownFirst(List<Finding> active) {
+    Set<FindingType> host = Set.copyOf(new HostFindingTypes().findingTypes());
+    List<Finding> ordered = new ArrayList<>(active.size());
+    for (Finding f : active) {
+      if (!host.contains(f.type())) {
+        ordered.add(f);
+      }
+    }
+    for (Finding f : active) {
+      if (host.contains(f.type())) {
+        ordered.add(f);
+      }
+    }
+    return ordered;
   }
 
   /** The host doctor's last report. */

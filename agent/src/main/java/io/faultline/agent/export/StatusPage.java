@@ -22,10 +22,13 @@ public final class StatusPage {
           + "padding-bottom:.2em;margin-top:1.6em}"
           + "table{border-collapse:collapse;font-size:.9em;width:100%}"
           + "th,td{border:1px solid #ddd;padding:.25em .6em;text-align:left;vertical-align:top;"
-          + "overflow-wrap:break-word}"
+          // anywhere, not break-word: only then may a long token (evidence, a sysctl path) shrink
+          // its column, so the findings table fits a 1280 px window.
+          + "overflow-wrap:anywhere}"
           + "th{background:#f3f3f3}.bad{background:#fbd5d5}.warn{background:#fdf0c8}"
           + ".ok{background:#dcf3dc}.note{color:#777}dt{font-weight:600;float:left;"
-          + "clear:left;width:16em}dd{margin-left:17em}pre{background:#f7f7f7;padding:.5em}"
+          + "clear:left;width:16em}dd{margin-left:17em}pre{background:#f7f7f7;padding:.5em;"
+          + "white-space:pre-wrap;overflow-wrap:anywhere}"
           + "footer{margin-top:2em;color:#777;font-size:.8em}";
 
   private final String title;
