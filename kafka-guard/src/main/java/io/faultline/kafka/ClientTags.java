@@ -9,6 +9,9 @@ public final class ClientTags {
   /** Longest {@code client.id} tag value kept; longer ids are cut. */
   public static final int MAX_CLIENT_ID_LENGTH = 64;
 
+  /** Node ids this close below {@code Integer.MAX_VALUE} are coordinator connections. */
+  private static final int COORDINATOR_ID_RANGE = 1 << 20;
+
   private ClientTags() {}
 
   /**
@@ -37,7 +40,9 @@ public final class ClientTags {
 
   /**
    * A node id as a tag value: Kafka node ids are small integers; bootstrap placeholders are
-   * negative ({@code -1}, {@code -2}...) and are all reported as {@code bootstrap}.
+   * negative ({@code -1}, {@code -2}...) and are all reported as {@code bootstrap}; a group
+   * coordinator's connection ({@code Integer.MAX_VALUE} minus the broker's id) as {@code
+   * coordinator-<broker id>}.
    */
   public static String nodeId(String nodeId) {
     if (nodeId == null || nodeId.isEmpty()) {
@@ -52,6 +57,15 @@ public final class ClientTags {
         return "other";
       }
     }
-    return nodeId.length() > 10 ? "other" : nodeId;
+    if (nodeId.length() > 10) {
+      return "other";
+    }
+    long id = Long.parseLong(nodeId);
+    // A group coordinator's connection: kafka-clients gives it node id Integer.MAX_VALUE - the
+    // broker's id, so it does not share the broker's other connection.
+    if (id > Integer.MAX_VALUE - COORDINATOR_ID_RANGE && id <= Integer.MAX_VALUE) {
+      return "coordinator-" + (Integer.MAX_VALUE - id);
+    }
+    return nodeId;
   }
 }

@@ -10,7 +10,23 @@ public enum ClientType {
   CONSUMER,
   /** An {@code Admin} client. */
   ADMIN,
-  /** Anything else that drives a {@code NetworkClient} (Connect workers, share consumers...). */
+  /** A Kafka Connect worker's group membership client. */
+  CONNECT,
+  /** A broker's replica fetcher: follower fetches from the partition leaders. */
+  REPLICA_FETCHER,
+  /** A KRaft node's Raft client: votes and metadata-log fetches between controllers. */
+  RAFT,
+  /**
+   * A broker's channel to the active controller (registration, heartbeats, forwarding, partition
+   * changes).
+   */
+  CONTROLLER_CHANNEL,
+  /**
+   * A broker's transaction coordinator talking to other brokers (transaction markers, partitions
+   * added to transactions).
+   */
+  TRANSACTION_COORDINATOR,
+  /** Anything else that drives a {@code NetworkClient} (share consumers, tools...). */
   OTHER;
 
   private final String tagValue = name().toLowerCase(Locale.ROOT);

@@ -16,10 +16,13 @@ class ClientTagsTest {
   }
 
   @Test
-  void nodeIdsAreNumbersOrOneOfThreeWords() {
+  void nodeIdsAreNumbersCoordinatorsOrOneOfThreeWords() {
     assertThat(ClientTags.nodeId("3")).isEqualTo("3");
     assertThat(ClientTags.nodeId("-1")).isEqualTo("bootstrap");
-    assertThat(ClientTags.nodeId("2147483647")).isEqualTo("2147483647");
+    // kafka-clients' group coordinator connection to broker 1 and to broker 0
+    assertThat(ClientTags.nodeId("2147483646")).isEqualTo("coordinator-1");
+    assertThat(ClientTags.nodeId("2147483647")).isEqualTo("coordinator-0");
+    assertThat(ClientTags.nodeId("9999999999")).isEqualTo("9999999999");
     assertThat(ClientTags.nodeId("coordinator-x")).isEqualTo("other");
     assertThat(ClientTags.nodeId(null)).isEqualTo("none");
   }

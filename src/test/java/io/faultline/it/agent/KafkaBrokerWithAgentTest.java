@@ -110,10 +110,31 @@ class KafkaBrokerWithAgentTest {
               StartupChecks.awaitMetrics(
                   port,
                   m ->
-                      m.sum("faultline_kafka_request_phase_seconds_count", Map.of("api", "fetch"))
+                      m.sum(
+                              "faultline_kafka_request_phase_seconds_count",
+                              Map.of("api", "fetch", "client_type", "replica_fetcher"))
                           > 0,
-                  "the replica fetcher's requests timed",
+                  "the replica fetcher's requests timed, labelled as the replica fetcher's",
                   Duration.ofSeconds(30));
+          // The node's own clients by role: its Raft client and its channel to the controller
+          // are apart from the replica fetcher, though they reach the same node ids.
+          assertThat(
+                  metrics.sum(
+                      "faultline_kafka_request_phase_seconds_count", Map.of("client_type", "raft")))
+              .as("the Raft client's requests")
+              .isPositive();
+          assertThat(
+                  metrics.sum(
+                      "faultline_kafka_request_phase_seconds_count",
+                      Map.of("client_type", "controller_channel")))
+              .as("the channel to the controller's requests")
+              .isPositive();
+          assertThat(
+                  metrics.sum(
+                      "faultline_kafka_request_phase_seconds_count",
+                      Map.of("client_type", "other")))
+              .as("requests of clients with no role")
+              .isZero();
           assertThat(metrics.sum("faultline_agent_errors_total", Map.of()))
               .as("suppressed agent errors")
               .isZero();
@@ -220,13 +241,19 @@ class KafkaBrokerWithAgentTest {
       createProduceConsume((short) 1);
     }
 
-    /** The same, the topic replicated to {@code replicas} nodes, acknowledged by all of them. */
+    /**
+     * The same, the topic replicated to {@code replicas} nodes, acknowledged by all of them, with
+     * as many partitions: each node leads one and follows the others (a replica fetcher on every
+     * node).
+     */
     void createProduceConsume(short replicas) throws Exception {
       String topic = "broker-agent-" + Uuid.randomUuid().toString().substring(0, 8);
       Properties admin = new Properties();
       admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
       try (Admin a = Admin.create(admin)) {
-        a.createTopics(List.of(new NewTopic(topic, 1, replicas))).all().get(30, TimeUnit.SECONDS);
+        a.createTopics(List.of(new NewTopic(topic, replicas, replicas)))
+            .all()
+            .get(30, TimeUnit.SECONDS);
       }
       Properties p = new Properties();
       p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);

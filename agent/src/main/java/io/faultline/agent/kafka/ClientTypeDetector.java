@@ -8,9 +8,14 @@ import java.lang.reflect.Field;
  * metrics are registered under ({@code producer-metrics}, {@code consumer-metrics}, {@code
  * admin-client-metrics}), read once per client. kafka-clients passes that prefix to every {@code
  * Selector} it builds, in 2.8 through 4.4, so this needs neither the client's configuration nor its
- * {@code LogContext} (which moved package in 4.4).
+ * {@code LogContext} (which moved package in 4.4). A broker names its own clients' groups after
+ * their role ({@code replica-fetcher}, {@code raft-channel}, {@code forwarding}, {@code heartbeat},
+ * ...), and a Connect worker's group member after {@code connect}.
  */
 final class ClientTypeDetector {
+
+  /** The Selector's metric group is the prefix its owner passed plus this. */
+  private static final String METRICS_SUFFIX = "-metrics";
 
   private ClientTypeDetector() {}
 
@@ -27,7 +32,7 @@ final class ClientTypeDetector {
       if (group.startsWith("admin")) {
         return ClientType.ADMIN;
       }
-      return ClientType.OTHER;
+      return brokerOrConnect(group);
     }
     // The default client ids: producer-N, consumer-<group>-N, adminclient-N.
     String id = clientId == null ? "" : clientId;
@@ -41,6 +46,30 @@ final class ClientTypeDetector {
       return ClientType.ADMIN;
     }
     return ClientType.OTHER;
+  }
+
+  /** The role behind a broker's (or a Connect worker's) own metric group; OTHER if unknown. */
+  static ClientType brokerOrConnect(String group) {
+    String prefix =
+        group.endsWith(METRICS_SUFFIX)
+            ? group.substring(0, group.length() - METRICS_SUFFIX.length())
+            : group;
+    return switch (prefix) {
+      case "replica-fetcher" -> ClientType.REPLICA_FETCHER;
+      case "raft-channel" -> ClientType.RAFT;
+      // NodeToControllerChannelManager's channels, and the controller's own in ZooKeeper mode.
+      case "forwarding",
+          "heartbeat",
+          "registration",
+          "alter-partition",
+          "quorum",
+          "controller-channel" ->
+          ClientType.CONTROLLER_CHANNEL;
+      case "txn-marker-channel", "AddPartitionsManager-channel" ->
+          ClientType.TRANSACTION_COORDINATOR;
+      case "connect" -> ClientType.CONNECT;
+      default -> ClientType.OTHER;
+    };
   }
 
   private static String metricGroup(Object selector) {

@@ -45,7 +45,10 @@ public final class MeterConvention {
     keys.put("destination", "a host:port connected to, capped by net.churn.max-destinations");
     keys.put("slru", "a PostgreSQL SLRU cache");
     keys.put("pool", "a connection pool's name");
-    keys.put("client.type", "the kind of Kafka client: producer, consumer, admin, other");
+    keys.put(
+        "client.type",
+        "the kind of Kafka client: producer, consumer, admin, connect; on a broker"
+            + " replica_fetcher, raft, controller_channel, transaction_coordinator; else other");
     keys.put("node.id", "a Kafka broker's node id");
     keys.put("api", "a Kafka request's API");
     keys.put("phase", "a phase of a Kafka request");
