@@ -1,5 +1,6 @@
 package io.faultline.jooq;
 
+import io.faultline.core.Jfr;
 import io.faultline.core.finding.Finding;
 import io.faultline.core.finding.Findings;
 import io.faultline.core.observe.Observations;
@@ -62,6 +63,10 @@ final class GuardFindings {
   /** A savepoint ({@code level}) begun after the transaction locked rows: the MultiXact pattern. */
   void savepointAfterRowLock(Ledger ledger, Level level) {
     String statement = SqlText.shown(ledger.rowLockSql(), literals, STATEMENT_CHARS);
+    if (Jfr.available()) {
+      SavepointAfterRowLockRecording.commit(
+          level.callSite().toString(), ledger.topCallSite().toString(), statement, level.depth());
+    }
     raise(
         Finding.of(JooqFindingTypes.SAVEPOINT_AFTER_ROW_LOCK, level.callSite().toString())
             .message(

@@ -1,5 +1,6 @@
 package io.faultline.jooq;
 
+import io.faultline.core.Jfr;
 import io.faultline.jooq.internal.GuardMetrics;
 import io.faultline.jooq.internal.Ledger;
 import io.faultline.jooq.internal.Level;
@@ -171,10 +172,20 @@ final class TransactionTimeouts {
     } else if ("57014".equals(state) && message.contains("statement timeout")) {
       metrics.statementTimedOut();
       Duration set = ledger.statementTimeout();
+      record("statement", ledger, set);
       String shown = ctx.sql() == null ? null : SqlText.shown(ctx.sql(), literals, STATEMENT_CHARS);
       ctx.exception(new StatementTimeoutException(shown, set.isZero() ? null : set, cause(ctx)));
     } else if ("55P03".equals(state) && message.contains("lock timeout")) {
       metrics.lockTimedOut();
+      record("lock", ledger, settings.lock());
+    }
+  }
+
+  /** The JDK Flight Recorder event of a timeout, when a recording wants it. */
+  private static void record(String kind, Ledger ledger, Duration timeout) {
+    if (Jfr.available()) {
+      GuardedTimeoutRecording.commit(
+          kind, ledger.topCallSite().toString(), timeout == null ? 0 : timeout.toMillis());
     }
   }
 
@@ -201,6 +212,7 @@ final class TransactionTimeouts {
   private void countDeadline(Ledger ledger) {
     if (ledger.claimDeadlineCount()) {
       metrics.transactionTimedOut();
+      record("transaction", ledger, ledger.deadlineTimeout());
     }
   }
 }

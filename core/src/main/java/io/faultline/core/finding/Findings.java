@@ -1,5 +1,6 @@
 package io.faultline.core.finding;
 
+import io.faultline.core.Jfr;
 import io.faultline.core.LogText;
 import io.faultline.core.config.CoreConfigKeys;
 import io.faultline.core.config.FaultlineConfig;
@@ -262,6 +263,9 @@ public final class Findings {
   }
 
   private void publish(FindingEvent.Kind kind, Finding finding, Instant at) {
+    if (Jfr.available()) {
+      guarded(() -> FindingRecording.commit(kind, finding));
+    }
     if (listeners.isEmpty()) {
       return;
     }

@@ -74,7 +74,12 @@ public final class ClientPhases implements AutoCloseable {
     if (t == null) {
       NodePhaseStats sums = stats.computeIfAbsent(nodeId, k -> new NodePhaseStats());
       MeteredPhaseRecorder recorder =
-          new MeteredPhaseRecorder(meters, clientType, clientId, nodeId, sums);
+          new MeteredPhaseRecorder(
+              meters,
+              clientType,
+              clientId,
+              nodeId,
+              RequestRecordings.around(clientType, clientId, nodeId, sums));
       recorders.put(nodeId, recorder);
       t = new ConnectionPhaseTracker(recorder, deliveryObservable);
       trackers.put(nodeId, t);

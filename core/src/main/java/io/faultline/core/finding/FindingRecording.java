@@ -1,0 +1,54 @@
+package io.faultline.core.finding;
+
+import jdk.jfr.Category;
+import jdk.jfr.Description;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.StackTrace;
+
+/** The JDK Flight Recorder event of a finding's change: raised, updated or cleared. */
+@Name("io.faultline.Finding")
+@Label("Finding")
+@Category("Faultline")
+@Description("A Faultline finding became active, changed or cleared")
+@StackTrace(false)
+final class FindingRecording extends jdk.jfr.Event {
+
+  @Label("Change")
+  @Description("raised, updated or cleared")
+  String change;
+
+  @Label("Finding")
+  String id;
+
+  @Label("Severity")
+  String severity;
+
+  @Label("Subject")
+  String subject;
+
+  @Label("Message")
+  String message;
+
+  @Label("Evidence")
+  String evidence;
+
+  @Label("What to do")
+  String remediation;
+
+  /** Commits one change when a recording wants it; cheap when none does. */
+  static void commit(FindingEvent.Kind kind, Finding finding) {
+    FindingRecording e = new FindingRecording();
+    if (!e.shouldCommit()) {
+      return;
+    }
+    e.change = kind.name().toLowerCase(java.util.Locale.ROOT);
+    e.id = finding.id();
+    e.severity = finding.severity().name();
+    e.subject = finding.subject();
+    e.message = finding.message();
+    e.evidence = finding.evidence().toString();
+    e.remediation = finding.type().remediation();
+    e.commit();
+  }
+}

@@ -1,0 +1,102 @@
+package io.faultline.it.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.faultline.it.servers.KafkaCluster;
+import io.faultline.it.servers.RealServers;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The agent's JDK Flight Recorder events in a recording made the usual way, {@code
+ * -XX:StartFlightRecording}, of a producer and a consumer on a real broker: with JFR's own {@code
+ * default} settings the findings are there ({@code io.faultline.Finding}) and no request is (none
+ * is slower than the default {@code slowerThan} of 1 s); with {@code slowerThan} set to {@code 0
+ * ms} in a settings file every request is, with its node, API and phases.
+ */
+@ExtendWith(RealServers.class)
+@Timeout(240)
+class JfrAgentEventsTest {
+
+  @Test
+  void aPlainRecordingHasTheFindingsAndTheSettingBringsTheRequests(KafkaCluster kafka)
+      throws Exception {
+    String topic = "jfr-" + UUID.randomUUID().toString().substring(0, 8);
+    kafka.createTopic(topic, 1);
+
+    List<RecordedEvent> plain = record(kafka, topic, "settings=default");
+    assertThat(named(plain, "io.faultline.Finding"))
+        .as("the findings raised at the start (the host doctor's at least)")
+        .isNotEmpty()
+        .allSatisfy(e -> assertThat(e.getString("change")).isIn("raised", "updated", "cleared"));
+    assertThat(named(plain, "io.faultline.KafkaRequest")).as("no request is 1 s slow").isEmpty();
+
+    Path settings = Files.createTempFile("faultline-every-request", ".jfc");
+    Files.writeString(
+        settings,
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            + "<configuration version=\"2.0\" label=\"every Kafka request\">\n"
+            + "  <event name=\"io.faultline.KafkaRequest\">\n"
+            + "    <setting name=\"enabled\">true</setting>\n"
+            + "    <setting name=\"slowerThan\">0 ms</setting>\n"
+            + "  </event>\n"
+            + "</configuration>\n");
+    List<RecordedEvent> every = record(kafka, topic, "settings=" + settings);
+    List<RecordedEvent> requests = named(every, "io.faultline.KafkaRequest");
+    assertThat(requests).extracting(e -> e.getString("api")).contains("produce", "fetch");
+    RecordedEvent produce =
+        requests.stream().filter(e -> e.getString("api").equals("produce")).findFirst().get();
+    assertThat(produce.getString("clientType")).isEqualTo("producer");
+    assertThat(produce.getString("node")).matches("\\d+");
+    Duration latency = produce.getDuration("latency");
+    assertThat(latency).isPositive();
+    assertThat(produce.getDuration("queue").plus(produce.getDuration("transmit")))
+        .isLessThanOrEqualTo(latency);
+    assertThat(produce.getEventType().getCategoryNames()).containsExactly("Faultline", "Kafka");
+  }
+
+  /** Runs the producer and consumer with a recording started by the JVM option; its events. */
+  private static List<RecordedEvent> record(KafkaCluster kafka, String topic, String settings)
+      throws Exception {
+    Path file = Files.createTempFile("faultline-agent", ".jfr");
+    Path ready = Files.createTempFile("kafka-app", ".ready");
+    Files.delete(ready);
+    ChildJvm child =
+        ChildJvm.on(Jdk.current())
+            .option("-XX:StartFlightRecording:" + settings + ",filename=" + file)
+            .agentArgs("prometheus.port=0")
+            .classPath(ChildJvm.jarOf(org.apache.kafka.clients.producer.KafkaProducer.class))
+            .classPath(ChildJvm.jarOf(org.slf4j.Logger.class));
+    try (ChildJvm.Running running =
+        child.start(
+            "io.faultline.it.agent.app.KafkaTrafficApp",
+            kafka.bootstrapServers(),
+            topic,
+            "50",
+            "5000",
+            ready.toString())) {
+      long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+      while (!Files.exists(ready) && System.nanoTime() < deadline && running.isAlive()) {
+        Thread.sleep(200);
+      }
+      assertThat(ready).as("the application produced and consumed").exists();
+      running.send("stop");
+      running.awaitExit(60).assertCleanExit();
+    }
+    List<RecordedEvent> events = RecordingFile.readAllEvents(file);
+    Files.deleteIfExists(file);
+    return events;
+  }
+
+  private static List<RecordedEvent> named(List<RecordedEvent> events, String name) {
+    return events.stream().filter(e -> e.getEventType().getName().equals(name)).toList();
+  }
+}
