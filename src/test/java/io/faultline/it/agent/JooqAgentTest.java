@@ -2,9 +2,9 @@ package io.faultline.it.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.faultline.it.servers.MultiXactProbe;
 import io.faultline.it.servers.PostgresServer;
 import io.faultline.it.servers.RealServers;
-import io.faultline.it.servers.MultiXactProbe;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -55,10 +55,14 @@ class LocalImagesTest {
       Files.writeString(context.resolve("Dockerfile"), "FROM ${BASE_IMAGE}\nCOPY start.sh /\n");
       Files.writeString(context.resolve("start.sh"), "#!/bin/sh\nexec server\n");
     }
-    assertThat(LocalImages.tag("x", a)).as("same files elsewhere").isEqualTo(LocalImages.tag("x", b));
+    assertThat(LocalImages.tag("x", a))
+        .as("same files elsewhere")
+        .isEqualTo(LocalImages.tag("x", b));
 
     Files.writeString(b.resolve("start.sh"), "#!/bin/sh\nexec server --changed\n");
-    assertThat(LocalImages.tag("x", b)).as("a changed script").isNotEqualTo(LocalImages.tag("x", a));
+    assertThat(LocalImages.tag("x", b))
+        .as("a changed script")
+        .isNotEqualTo(LocalImages.tag("x", a));
 
     String before = LocalImages.tag("x", a);
     Files.createDirectories(a.resolve("target/classes"));

@@ -123,8 +123,8 @@ class PoolFeedbackTest {
   /**
    * Runs the contended workload through {@code pool} with a monitor reading every 200 ms, for at
    * most {@code limit} (less once the finding is raised), prints the readings, and returns the
-   * pool-feedback findings seen while it ran, with the readings' peaks. Lock waiters drain afterwards and the monitor reads
-   * once more, so the caller sees whether the finding cleared.
+   * pool-feedback findings seen while it ran, with the readings' peaks. Lock waiters drain
+   * afterwards and the monitor reads once more, so the caller sees whether the finding cleared.
    */
   private static Run runWorkload(
       HikariDataSource pool, String table, Findings findings, Duration limit) throws Exception {

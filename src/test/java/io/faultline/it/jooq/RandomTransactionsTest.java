@@ -162,15 +162,15 @@ class RandomTransactionsTest {
       SplittableRandom random,
       List<Integer> rows) {
     int seq = ledger.nextSeq++;
-    DSL.using(c)
-        .execute("INSERT INTO " + table + " VALUES (?, ?, ?)", ledger.thread, depth, seq);
+    DSL.using(c).execute("INSERT INTO " + table + " VALUES (?, ?, ?)", ledger.thread, depth, seq);
     rows.add(seq);
     if (depth < 4) {
       int children = random.nextInt(3);
       for (int i = 0; i < children; i++) {
         List<Integer> inner = new ArrayList<>();
         try {
-          DSL.using(c).transaction(nested -> level(nested, table, ledger, depth + 1, random, inner));
+          DSL.using(c)
+              .transaction(nested -> level(nested, table, ledger, depth + 1, random, inner));
           rows.addAll(inner); // released into this level
         } catch (Planned caught) {
           // the inner level rolled back to its savepoint; this level carries on

@@ -67,7 +67,8 @@ class SlruHealthTest {
                 .multixactMinAccesses(100)
                 // The threshold this test proves the pattern always crosses (below): the finding
                 // then follows from the real poll every run, not only when the ratio happens to
-                // fall under the default 0.5 (HealthRulesTest covers the decision at any threshold).
+                // fall under the default 0.5 (HealthRulesTest covers the decision at any
+                // threshold).
                 .multixactHitRatio(THRASH_RATIO)
                 .findings(findings)
                 .build()) {
@@ -141,9 +142,7 @@ class SlruHealthTest {
       assertThat(duringReads.accesses().get(SlruNames.MULTIXACT_MEMBER))
           .as("member lookups during the reads")
           .isGreaterThan(READS);
-      assertThat(ratio)
-          .as("multixact_member hit ratio during the reads")
-          .isLessThan(THRASH_RATIO);
+      assertThat(ratio).as("multixact_member hit ratio during the reads").isLessThan(THRASH_RATIO);
       assertThat(findings.active())
           .filteredOn(f -> f.id().equals(HealthFindingTypes.MULTIXACT_SLRU_THRASH.id()))
           .singleElement()

@@ -15,8 +15,8 @@ import java.util.TreeMap;
  * only, so it works on the embedded server as on the container: no pageinspect.
  *
  * <p>{@link #start} checkpoints and notes the next MultiXact id; {@link #updatingMultiXacts} then
- * lists, among the MultiXacts created since, those whose members are the transaction that wrote
- * the row's current version (its {@code xmin}, with an update mode) and at least one other (the
+ * lists, among the MultiXacts created since, those whose members are the transaction that wrote the
+ * row's current version (its {@code xmin}, with an update mode) and at least one other (the
  * locker). The old version's xmax is such a MultiXact exactly when the update went through a
  * savepoint: flattened, the locker and the updater are one transaction and no MultiXact is made;
  * refused, the row has no new version.

@@ -18,7 +18,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -335,7 +334,8 @@ public final class PostgresHealthMetrics implements MeterBinder, AutoCloseable {
     oldestSeconds = sample.oldestTransactionSeconds();
     multixactAge = sample.multixactAge() < 0 ? Double.NaN : sample.multixactAge();
     overflowed = sample.overflowedBackends() < 0 ? Double.NaN : sample.overflowedBackends();
-    report(HealthRules.findings(sample, thrashRatio, minAccesses, longTransaction, describeTarget()));
+    report(
+        HealthRules.findings(sample, thrashRatio, minAccesses, longTransaction, describeTarget()));
   }
 
   private void report(List<Finding> current) {

@@ -20,8 +20,8 @@ import java.util.Optional;
  *       data is held back by it: more bytes wait to be sent than the window holds, or half or more
  *       of the busy time since the previous sample was limited by the window;
  *   <li>the connection's window is <em>collapsed</em> when {@value #SAMPLES} consecutive samples
- *       over at least {@link #MIN_DURATION} were starved and no sample of the connection ever saw the
- *       window above {@value #UNSCALED_MAX_WINDOW} bytes: a working scale opens it past that
+ *       over at least {@link #MIN_DURATION} were starved and no sample of the connection ever saw
+ *       the window above {@value #UNSCALED_MAX_WINDOW} bytes: a working scale opens it past that
  *       whenever the broker has read what it was sent.
  * </ul>
  *

@@ -14,12 +14,13 @@ import java.util.Objects;
  * to do it.
  *
  * <p>Crippled means: no window scaling, or a peer window of at most 64 KiB that holds data back
- * while the path could carry more ({@link PeerWindowWatch#starved}); <em>and</em> running into the ceiling that
- * causes (half or more of the busy time limited by the peer's window, or a delivery rate at {@code
- * kafka.recycle.demand-ratio} of window / RTT or more); for {@code kafka.recycle.samples}
- * consecutive samples. Then, at most once per connection per {@code kafka.recycle.min-interval},
- * and never while another recycle in this process has not reconnected yet (so a broker-side cause
- * cannot make Faultline close every connection at once), the action runs.
+ * while the path could carry more ({@link PeerWindowWatch#starved}); <em>and</em> running into the
+ * ceiling that causes (half or more of the busy time limited by the peer's window, or a delivery
+ * rate at {@code kafka.recycle.demand-ratio} of window / RTT or more); for {@code
+ * kafka.recycle.samples} consecutive samples. Then, at most once per connection per {@code
+ * kafka.recycle.min-interval}, and never while another recycle in this process has not reconnected
+ * yet (so a broker-side cause cannot make Faultline close every connection at once), the action
+ * runs.
  *
  * <p>With {@code kafka.recycle=warn} (the default) decisions are still made and reported as {@link
  * Decision#WOULD_RECYCLE}, and nothing is closed; with {@code off} no recycler is built at all.
