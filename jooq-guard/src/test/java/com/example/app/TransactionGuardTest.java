@@ -19,6 +19,8 @@ import io.faultline.jooq.TransactionGuard;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
@@ -113,16 +115,25 @@ class TransactionGuardTest {
   @Test
   void failLetsTheOuterTransactionCatchTheRefusalAndCommit() {
     GuardedTransactionProvider provider = guarded(NestingPolicy.FAIL);
+    AtomicReference<NestedTransactionException> refused = new AtomicReference<>();
+    AtomicBoolean innerRan = new AtomicBoolean();
     dsl(provider)
         .transaction(
             outer -> {
               try {
-                DSL.using(outer).transaction(inner -> {});
+                DSL.using(outer).transaction(inner -> innerRan.set(true));
               } catch (NestedTransactionException expected) {
-                // handled by the application
+                refused.set(expected); // handled by the application
               }
             });
+    // FLATTEN would also end in begin1, commit1: what makes this FAIL is the refusal.
+    assertThat(refused.get()).as("the nested transaction was refused").isNotNull();
+    assertThat(innerRan).as("its body never ran").isFalse();
     assertThat(delegate.calls).containsExactly("begin1", "commit1");
+    GuardStats stats = provider.guard().stats();
+    assertThat(stats.nestedRefused()).isEqualTo(1);
+    assertThat(stats.nestedFlattened()).isZero();
+    assertThat(stats.committed()).isEqualTo(1);
   }
 
   @Test

@@ -24,12 +24,13 @@ public final class KafkaFindingTypes implements FindingCatalog {
               + " for you).",
           Incident.TENCENT_CKAFKA);
 
-  /** The peer's window collapsed to a few segments while data waits. */
+  /** The peer's window holds data back and never opens: a window scale that does not work. */
   public static final FindingType KAFKA_PEER_WINDOW_COLLAPSED =
       new FindingType(
           "KAFKA_PEER_WINDOW_COLLAPSED",
           Severity.WARNING,
-          "The broker advertises a window of a few segments while this client has data waiting",
+          "The broker's window has held this client's data back for seconds and never opened past"
+              + " 64 KiB",
           "The LINE Kafka incident: after a SYN-cookie handshake on Linux before 5.10 the broker"
               + " used a different window scale than it announced, producers saw a ~1.5 KB window"
               + " and waited one RTT per packet: 16 s requests while broker metrics looked normal.",

@@ -40,6 +40,7 @@ final class ChildJvm {
 
   /** A child on {@code jdk}. */
   static ChildJvm on(Jdk jdk) {
+    jdk.assumeInstalled();
     return new ChildJvm(jdk.java());
   }
 

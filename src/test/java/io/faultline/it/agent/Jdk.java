@@ -4,10 +4,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Assumptions;
 
 /**
- * A JDK to start child JVMs with: the one running the suite, then JDK 21 and JDK 25 when installed
- * (.ci/run installs both).
+ * A JDK to start child JVMs with: the one running the suite, then JDK 21 and JDK 25 (.ci/run
+ * installs both). A column of the matrix whose JDK is not installed stays in it and is reported as
+ * skipped, with where it was looked for, by {@link #assumeInstalled()} (which {@link ChildJvm#on}
+ * calls), rather than silently dropped.
  */
 record Jdk(String name, Path home) {
 
@@ -27,20 +30,41 @@ record Jdk(String name, Path home) {
     return home.resolve("bin").resolve("java");
   }
 
-  /** The suite's own JDK, then JDK 21 and JDK 25 where installed and of another version. */
+  /** Whether this JDK's {@code java} is there. */
+  boolean installed() {
+    return Files.isExecutable(java());
+  }
+
+  /** Skips the calling test, saying why, when this JDK is not installed. */
+  void assumeInstalled() {
+    Assumptions.assumeTrue(
+        installed(),
+        () ->
+            name
+                + " is not installed at "
+                + home
+                + " (bash .ci/run installs it; -Dfaultline.it."
+                + name
+                + " points elsewhere): this column of the agent matrix is skipped");
+  }
+
+  /**
+   * The suite's own JDK, then JDK 21 and JDK 25 where of another version, installed or not (see
+   * {@link #assumeInstalled()}).
+   */
   static List<Jdk> available() {
     List<Jdk> jdks = new ArrayList<>();
     Path own = Path.of(System.getProperty("java.home"));
     int ownVersion = Runtime.version().feature();
     jdks.add(new Jdk("jdk" + ownVersion, own));
-    addIfInstalled(jdks, "jdk21", 21, Path.of(JDK21), ownVersion);
-    addIfInstalled(jdks, "jdk25", 25, Path.of(JDK25), ownVersion);
+    addColumn(jdks, "jdk21", 21, Path.of(JDK21), ownVersion);
+    addColumn(jdks, "jdk25", 25, Path.of(JDK25), ownVersion);
     return jdks;
   }
 
-  private static void addIfInstalled(
+  private static void addColumn(
       List<Jdk> jdks, String name, int version, Path home, int ownVersion) {
-    if (version != ownVersion && Files.isExecutable(home.resolve("bin/java"))) {
+    if (version != ownVersion) {
       jdks.add(new Jdk(name, home));
     }
   }

@@ -2,9 +2,9 @@ package io.faultline.it.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.faultline.it.servers.MultiXactProbe;
 import io.faultline.it.servers.PostgresServer;
 import io.faultline.it.servers.RealServers;
-import io.faultline.it.servers.RequiresDocker;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,11 +25,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The agent's jOOQ instrumentation in a child JVM whose application ({@link
  * io.faultline.it.agent.app.JooqNestingApp}) is plain jOOQ + HikariCP with no Faultline code,
  * against the real PostgreSQL: the Channel.io PostgreSQL outage's flow under each nesting policy,
- * on jOOQ 3.19 (the suite's JDK) and jOOQ 3.21 on JDK 25. The MultiXact is read from the tuple's
- * infomask with pageinspect.
+ * on jOOQ 3.19 (the suite's JDK) and jOOQ 3.21 on JDK 25. The MultiXact is found with the built-in
+ * pg_get_multixact_members ({@link MultiXactProbe}), so this runs on the embedded server too.
  */
 @ExtendWith(RealServers.class)
-@RequiresDocker("pageinspect comes from the project's image")
 class JooqAgentTest {
 
   private static final Pattern CREATED =
@@ -38,6 +37,7 @@ class JooqAgentTest {
   @Test
   void warnCountsTheSavepointAndFlagsTheNestingAndTheRowLockAtTheAppsCallSite(
       PostgresServer postgres) throws Exception {
+    MultiXactProbe probe = MultiXactProbe.start(postgres);
     Outcome o = runApp(postgres, Jdk.current(), jooq319(), "warn", "agent_warn");
     assertThat(o.stdout).contains("outer committed", "jooq " + suiteJooqVersion());
     assertThat(o.savepointsCreated).isEqualTo(1.0);
@@ -51,28 +51,30 @@ class JooqAgentTest {
         .doesNotContain("alice");
     assertThat(o.page).contains("WHERE email = ? FOR UPDATE").doesNotContain("alice");
     assertThat(o.log).contains("JOOQ_SAVEPOINT_AFTER_ROW_LOCK").doesNotContain("alice");
-    assertThat(multiXactTuples(postgres, "agent_warn")).isEqualTo(1);
+    assertThat(probe.updatingMultiXacts("agent_warn")).hasSize(1);
     assertThat(balance(postgres, "agent_warn")).isEqualTo(90);
   }
 
   @Test
   void flattenJoinsWithoutASavepointSoNoMultiXact(PostgresServer postgres) throws Exception {
+    MultiXactProbe probe = MultiXactProbe.start(postgres);
     Outcome o = runApp(postgres, Jdk.current(), jooq319(), "flatten", "agent_flatten");
     assertThat(o.stdout).contains("outer committed");
     assertThat(o.savepointsCreated).isZero();
-    assertThat(multiXactTuples(postgres, "agent_flatten")).isZero();
+    assertThat(probe.updatingMultiXacts("agent_flatten")).isEmpty();
     assertThat(balance(postgres, "agent_flatten")).isEqualTo(90);
   }
 
   @Test
   void failThrowsNestedTransactionExceptionAndTheOuterTransactionRollsBack(PostgresServer postgres)
       throws Exception {
+    MultiXactProbe probe = MultiXactProbe.start(postgres);
     Outcome o = runApp(postgres, Jdk.current(), jooq319(), "fail", "agent_fail");
     assertThat(o.stdout)
         .contains("inner failed: io.faultline.shaded.jooq.NestedTransactionException")
         .contains("outer failed: io.faultline.shaded.jooq.NestedTransactionException");
     assertThat(o.savepointsCreated).isZero();
-    assertThat(multiXactTuples(postgres, "agent_fail")).isZero();
+    assertThat(probe.updatingMultiXacts("agent_fail")).isEmpty();
     assertThat(balance(postgres, "agent_fail")).isEqualTo(100);
   }
 
@@ -81,11 +83,12 @@ class JooqAgentTest {
     Jdk jdk25 =
         Jdk.available().stream().filter(j -> j.name().equals("jdk25")).findFirst().orElse(null);
     Assumptions.assumeTrue(jdk25 != null, "JDK 25 is not installed");
+    MultiXactProbe probe = MultiXactProbe.start(postgres);
     Outcome o = runApp(postgres, jdk25, jooq321(), "warn", "agent_321");
     assertThat(o.stdout).contains("outer committed", "jooq 3.21");
     assertThat(o.savepointsCreated).isEqualTo(1.0);
     assertThat(o.findings).contains("JOOQ_NESTED_TRANSACTION", "JOOQ_SAVEPOINT_AFTER_ROW_LOCK");
-    assertThat(multiXactTuples(postgres, "agent_321")).isEqualTo(1);
+    assertThat(probe.updatingMultiXacts("agent_321")).hasSize(1);
   }
 
   /**
@@ -195,14 +198,6 @@ class JooqAgentTest {
     return cp;
   }
 
-  static int multiXactTuples(PostgresServer postgres, String table) throws SQLException {
-    return queryInt(
-        postgres,
-        "SELECT count(*) FROM heap_page_items(get_raw_page('"
-            + table
-            + "', 0)) WHERE (t_infomask & 4096) <> 0");
-  }
-
   static int balance(PostgresServer postgres, String table) throws SQLException {
     return queryInt(postgres, "SELECT balance FROM " + table + " WHERE id = 1");
   }
@@ -210,7 +205,6 @@ class JooqAgentTest {
   private static int queryInt(PostgresServer postgres, String sql) throws SQLException {
     try (Connection c = postgres.connect();
         Statement s = c.createStatement()) {
-      s.execute("CREATE EXTENSION IF NOT EXISTS pageinspect");
       ResultSet rs = s.executeQuery(sql);
       rs.next();
       return rs.getInt(1);

@@ -71,20 +71,24 @@ class KafkaAgentPhasesTest {
       assertThat(ready).as("the application produced and consumed").exists();
       assertThat(Files.readString(ready)).isEqualTo("produced=400 consumed=400");
       String base = "http://127.0.0.1:" + port;
-      // Until node 1's connection has been sampled (kafka.tcp.interval=1s): the gauges below.
+      // Until every client's connection to node 1 has been sampled (kafka.tcp.interval=1s): the
+      // gauges below. A gauge set is there from the connection's start and NaN until its first
+      // sample; waiting for one of them (the producer's) let the consumer's be read unsampled.
       String scrape =
           Http.awaitMetrics(
               base + "/metrics",
               Duration.ofSeconds(10),
-              m ->
-                  !m.find(
-                              "faultline_kafka_connection_window_scaling_boolean",
-                              labels("node_id", "1"))
-                          .isEmpty()
-                      && m
-                          .find("faultline_kafka_connection_rtt_seconds", labels("node_id", "1"))
-                          .stream()
-                          .anyMatch(s -> s.value() > 0));
+              m -> {
+                var scaling =
+                    m.find(
+                        "faultline_kafka_connection_window_scaling_boolean",
+                        labels("node_id", "1"));
+                var rtt = m.find("faultline_kafka_connection_rtt_seconds", labels("node_id", "1"));
+                return !scaling.isEmpty()
+                    && scaling.stream().noneMatch(s -> Double.isNaN(s.value()))
+                    && !rtt.isEmpty()
+                    && rtt.stream().allMatch(s -> s.value() > 0);
+              });
       PrometheusText metrics = PrometheusText.parse(scrape);
       String page = Http.awaitOk(base + "/", Duration.ofSeconds(10)).body();
       String agent = Http.awaitOk(base + "/faultline/agent", Duration.ofSeconds(10)).body();

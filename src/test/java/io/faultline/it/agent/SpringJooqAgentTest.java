@@ -3,9 +3,9 @@ package io.faultline.it.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.faultline.it.agent.JooqAgentTest.Outcome;
+import io.faultline.it.servers.MultiXactProbe;
 import io.faultline.it.servers.PostgresServer;
 import io.faultline.it.servers.RealServers;
-import io.faultline.it.servers.RequiresDocker;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,7 +29,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  * update after {@code SELECT ... FOR UPDATE} is a savepoint: the MultiXact pattern.
  */
 @ExtendWith(RealServers.class)
-@RequiresDocker("pageinspect comes from the project's image")
 class SpringJooqAgentTest {
 
   /** A Spring Boot generation: where its jars were copied, and its provider's class. */
@@ -69,6 +68,7 @@ class SpringJooqAgentTest {
       throws Exception {
     Boot boot = Boot.BOOT3;
     String table = boot.table("warn");
+    MultiXactProbe probe = MultiXactProbe.start(postgres);
     Outcome o = run(postgres, Jdk.current(), JooqAgentTest.jooq319(), boot, "warn", table);
     assertThat(o.stdout()).contains("outer committed", "provider " + boot.provider);
     assertThat(o.savepointsCreated()).isEqualTo(1.0);
@@ -76,7 +76,7 @@ class SpringJooqAgentTest {
         .contains("JOOQ_NESTED_TRANSACTION", "JOOQ_SAVEPOINT_AFTER_ROW_LOCK")
         .contains("io.faultline.it.agent.app.SpringJooqApp.lambda$lockThenNestedUpdate");
     assertThat(o.page()).contains("Transaction nesting hotspots", "SpringJooqApp");
-    assertThat(JooqAgentTest.multiXactTuples(postgres, table)).isEqualTo(1);
+    assertThat(probe.updatingMultiXacts(table)).hasSize(1);
     assertThat(JooqAgentTest.balance(postgres, table)).isEqualTo(90);
   }
 
@@ -85,11 +85,12 @@ class SpringJooqAgentTest {
       throws Exception {
     Boot boot = Boot.BOOT3;
     String table = boot.table("flatten");
+    MultiXactProbe probe = MultiXactProbe.start(postgres);
     Outcome o = run(postgres, Jdk.current(), JooqAgentTest.jooq319(), boot, "flatten", table);
     assertThat(o.stdout()).contains("outer committed", "provider " + boot.provider);
     assertThat(o.savepointsCreated()).isZero();
     assertThat(o.findings()).doesNotContain("JOOQ_");
-    assertThat(JooqAgentTest.multiXactTuples(postgres, table)).isZero();
+    assertThat(probe.updatingMultiXacts(table)).isEmpty();
     assertThat(JooqAgentTest.balance(postgres, table)).isEqualTo(90);
   }
 
@@ -98,6 +99,7 @@ class SpringJooqAgentTest {
   void failRefusesTheNestedTransactionBeforeSpringMakesASavepointAndTheOuterRollsBack(
       Boot boot, PostgresServer postgres) throws Exception {
     String table = boot.table("fail");
+    MultiXactProbe probe = MultiXactProbe.start(postgres);
     Outcome o = run(postgres, Jdk.current(), JooqAgentTest.jooq319(), boot, "fail", table);
     assertThat(o.stdout())
         .contains("inner failed: io.faultline.shaded.jooq.NestedTransactionException")
@@ -105,7 +107,7 @@ class SpringJooqAgentTest {
         .contains("provider " + boot.provider);
     assertThat(o.savepointsCreated()).isZero();
     assertThat(o.findings()).contains("JOOQ_NESTED_TRANSACTION");
-    assertThat(JooqAgentTest.multiXactTuples(postgres, table)).isZero();
+    assertThat(probe.updatingMultiXacts(table)).isEmpty();
     assertThat(JooqAgentTest.balance(postgres, table)).isEqualTo(100);
   }
 
@@ -116,6 +118,7 @@ class SpringJooqAgentTest {
         Jdk.available().stream().filter(j -> j.name().equals("jdk25")).findFirst().orElse(null);
     Assumptions.assumeTrue(jdk25 != null, "JDK 25 is not installed");
     String table = "spring_boot4_321";
+    MultiXactProbe probe = MultiXactProbe.start(postgres);
     Outcome o = run(postgres, jdk25, JooqAgentTest.jooq321(), Boot.BOOT4, "warn", table);
     assertThat(o.stdout())
         .contains("outer committed", "jooq 3.21", "spring 7.", "provider " + Boot.BOOT4.provider);
@@ -123,7 +126,7 @@ class SpringJooqAgentTest {
     assertThat(o.findings())
         .contains("JOOQ_NESTED_TRANSACTION", "JOOQ_SAVEPOINT_AFTER_ROW_LOCK")
         .contains("io.faultline.it.agent.app.SpringJooqApp.lambda$lockThenNestedUpdate");
-    assertThat(JooqAgentTest.multiXactTuples(postgres, table)).isEqualTo(1);
+    assertThat(probe.updatingMultiXacts(table)).hasSize(1);
     assertThat(JooqAgentTest.balance(postgres, table)).isEqualTo(90);
   }
 

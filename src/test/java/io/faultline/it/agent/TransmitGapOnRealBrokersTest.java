@@ -52,6 +52,11 @@ class TransmitGapOnRealBrokersTest {
   private static final int RECORD_BYTES = 128 * 1024;
   private static final int PER_SECOND = 2;
   private static final int SECONDS = 15;
+  private static final long LINK_BITS_PER_SECOND = 3_000_000;
+
+  /** What the link takes to carry one record: the least the slow node's requests can wait. */
+  private static final double RECORD_ON_THE_LINK_MS =
+      RECORD_BYTES * 8 * 1000.0 / LINK_BITS_PER_SECOND;
 
   @Test
   void theTimeBeforeTheBrokerHasTheRequestIsTransmitAndDelivery(
@@ -81,7 +86,8 @@ class TransmitGapOnRealBrokersTest {
             .classPath(ChildJvm.jarOf(org.slf4j.Logger.class));
     Set<String> boundNodes = new TreeSet<>();
     String boundFinding = null;
-    try (SlowLink link = SlowLink.into(kafka.node(SLOW_NODE), "3mbit");
+    try (SlowLink link =
+            SlowLink.into(kafka.node(SLOW_NODE), LINK_BITS_PER_SECOND / 1_000_000 + "mbit");
         ChildJvm.Running running =
             child.start(
                 "io.faultline.it.agent.app.PacedProducerApp",
@@ -157,13 +163,17 @@ class TransmitGapOnRealBrokersTest {
       assertThat(broker.get(SLOW_NODE).count())
           .as("the slow broker timed the produce requests")
           .isGreaterThanOrEqualTo(PER_SECOND * SECONDS);
+      // Bounds from this run's own figures and the link's rate, none from the machine's speed: a
+      // loaded machine makes every figure larger, never the link faster.
       assertThat(broker.get(SLOW_NODE).meanMs())
-          .as("the slow broker's own Produce TotalTimeMs stays low")
-          .isLessThan(50.0)
+          .as("the slow broker's own Produce TotalTimeMs stays low against the client's latency")
           .isLessThan(latency.get(SLOW_NODE) / 5);
       assertThat(slow.get("transmit") + slow.get("delivery"))
-          .as("transmit + delivery carry the latency to the slow node, ms")
-          .isGreaterThan(100.0)
+          .as(
+              "transmit + delivery carry the latency to the slow node, ms (a record takes %.0f ms"
+                  + " on the link)",
+              RECORD_ON_THE_LINK_MS)
+          .isGreaterThan(RECORD_ON_THE_LINK_MS / 4)
           .isGreaterThan(latency.get(SLOW_NODE) / 2);
       assertThat(gap.get(SLOW_NODE))
           .as("the gap (client latency the broker cannot see) of the slow node, ms")
@@ -175,8 +185,7 @@ class TransmitGapOnRealBrokersTest {
         Map<String, Double> healthy = phases.get(node.id());
         assertThat(healthy.get("queue") + healthy.get("transmit") + healthy.get("delivery"))
             .as("pre-broker time of healthy node %d, ms", node.id())
-            .isLessThan(slowPreBroker / 5)
-            .isLessThan(100.0);
+            .isLessThan(slowPreBroker / 5);
       }
       assertThat(boundNodes)
           .as("KAFKA_TRANSMIT_BOUND raised for the slow node only")

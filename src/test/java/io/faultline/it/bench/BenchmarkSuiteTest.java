@@ -13,7 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -30,7 +32,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @RequiresDocker("pg_stat_statements is preloaded only in the container image")
 class BenchmarkSuiteTest {
 
+  /** The full benchmark takes about 20 minutes on two cores: far beyond the suite's default. */
   @Test
+  @Timeout(value = 90, unit = TimeUnit.MINUTES)
   void runAllAndWriteTheReport(KafkaCluster kafka, PostgresServer postgres) throws Exception {
     long started = Long.getLong("faultline.bench.started", System.currentTimeMillis() / 1000);
     String load = System.getProperty("faultline.bench.loadavg", MachineDescription.loadNow());

@@ -55,7 +55,7 @@ class PoolFeedbackTest {
               c.setMaximumPoolSize(20);
             })) {
       Findings findings = newFindings();
-      List<Finding> seen = runWorkload(pool, table, findings, Duration.ofSeconds(8));
+      List<Finding> seen = runWorkload(pool, table, findings, Duration.ofSeconds(8)).seen();
 
       assertThat(seen).as("POOL_GROWTH_UNDER_CONTENTION for the growing pool").isNotEmpty();
       Finding finding = seen.get(0);
@@ -78,9 +78,16 @@ class PoolFeedbackTest {
               c.setMaximumPoolSize(20);
             })) {
       Findings findings = newFindings();
-      List<Finding> seen = runWorkload(pool, table, findings, Duration.ofSeconds(5));
+      Run run = runWorkload(pool, table, findings, Duration.ofSeconds(5));
 
-      assertThat(seen).as("no POOL_GROWTH_UNDER_CONTENTION for the fixed pool").isEmpty();
+      assertThat(run.seen()).as("no POOL_GROWTH_UNDER_CONTENTION for the fixed pool").isEmpty();
+      // The control means something only if the contention was there: sessions queued on the row
+      // locks as many as the threshold counts as contention, and the pool stayed at its size.
+      assertThat(run.mostLockWaiters())
+          .as("lock waiters seen by the monitor")
+          .isGreaterThanOrEqualTo(THRESHOLDS.lockWaiters());
+      assertThat(run.transactions()).as("the workload ran").isPositive();
+      assertThat(run.largestPool()).as("the fixed pool did not grow").isEqualTo(20);
     }
   }
 
@@ -104,12 +111,22 @@ class PoolFeedbackTest {
   }
 
   /**
+   * What one workload run showed.
+   *
+   * @param seen the pool-feedback findings raised while it ran
+   * @param mostLockWaiters the most lock waiters any reading saw
+   * @param largestPool the most connections any reading saw open
+   * @param transactions the transactions the workload committed
+   */
+  private record Run(List<Finding> seen, int mostLockWaiters, int largestPool, long transactions) {}
+
+  /**
    * Runs the contended workload through {@code pool} with a monitor reading every 200 ms, for at
    * most {@code limit} (less once the finding is raised), prints the readings, and returns the
-   * pool-feedback findings seen while it ran. Lock waiters drain afterwards and the monitor reads
-   * once more, so the caller sees whether the finding cleared.
+   * pool-feedback findings seen while it ran, with the readings' peaks. Lock waiters drain
+   * afterwards and the monitor reads once more, so the caller sees whether the finding cleared.
    */
-  private static List<Finding> runWorkload(
+  private static Run runWorkload(
       HikariDataSource pool, String table, Findings findings, Duration limit) throws Exception {
     List<Finding> seen = new ArrayList<>();
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -122,6 +139,8 @@ class PoolFeedbackTest {
     assertThat(started).as("a monitor for a HikariCP pool").isPresent();
     AtomicBoolean stop = new AtomicBoolean();
     AtomicLong transactions = new AtomicLong();
+    int mostLockWaiters = 0;
+    int largestPool = 0;
     ExecutorService workers = Executors.newFixedThreadPool(THREADS);
     try (PoolFeedbackMonitor monitor = started.get()) {
       Thread.sleep(300); // a reading of the quiet pool first
@@ -153,6 +172,12 @@ class PoolFeedbackTest {
         if (reading != null && reading != printed) {
           System.out.println("reading: " + reading);
           printed = reading;
+          if (reading.contention() != null) {
+            mostLockWaiters = Math.max(mostLockWaiters, reading.contention().lockWaiters());
+          }
+          if (reading.pool() != null) {
+            largestPool = Math.max(largestPool, reading.pool().total());
+          }
         }
       }
       stop.set(true);
@@ -166,6 +191,6 @@ class PoolFeedbackTest {
       stop.set(true);
       workers.shutdownNow();
     }
-    return seen;
+    return new Run(seen, mostLockWaiters, largestPool, transactions.get());
   }
 }

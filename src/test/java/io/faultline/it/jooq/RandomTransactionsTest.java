@@ -9,10 +9,13 @@ import io.faultline.jooq.GuardStats;
 import io.faultline.jooq.NestingPolicy;
 import io.faultline.jooq.TransactionGuard;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -24,8 +27,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * 10,000 random transactions (nested up to three deep, some failing inside, some rolled back at the
- * top) on four threads: the ledger balances, every thread ends at depth 0, and the pool has no
- * connection left out.
+ * top) on four threads: the ledger balances (the table holds exactly the rows of the levels that
+ * committed up to a committed top level, none of a level rolled back), every thread ends at depth
+ * 0, and the pool has no connection left out.
  */
 @ExtendWith(RealServers.class)
 class RandomTransactionsTest {
@@ -43,32 +47,41 @@ class RandomTransactionsTest {
     String table = Guarded.table("rnd");
     try (Connection c = postgres.connect();
         Statement s = c.createStatement()) {
-      s.execute("CREATE TABLE " + table + " (thread int, n int)");
+      s.execute("CREATE TABLE " + table + " (thread int, depth int, seq int)");
     }
     try (HikariDataSource pool = postgres.newPool(c -> c.setMaximumPoolSize(THREADS))) {
       Guarded guarded = Guarded.on(pool, b -> b.nesting(NestingPolicy.ALLOW));
       ExecutorService executor = Executors.newFixedThreadPool(THREADS);
       long start = System.nanoTime();
-      List<Future<Integer>> results = new ArrayList<>();
+      List<Future<ThreadLedger>> results = new ArrayList<>();
       for (int t = 0; t < THREADS; t++) {
         int thread = t;
         results.add(
             executor.submit(
                 () -> {
                   SplittableRandom random = new SplittableRandom(thread);
+                  ThreadLedger ledger = new ThreadLedger(thread);
                   for (int i = 0; i < TRANSACTIONS / THREADS; i++) {
+                    List<Integer> rows = new ArrayList<>();
                     try {
-                      guarded.dsl.transaction(c -> level(c, table, thread, 1, random));
+                      guarded.dsl.transaction(c -> level(c, table, ledger, 1, random, rows));
+                      ledger.committed.addAll(rows);
                     } catch (Planned expected) {
                       // a failure that reached the top: rolled back
                     }
                   }
-                  return TransactionGuard.openLevelsOnThisThread();
+                  ledger.depth = TransactionGuard.openLevelsOnThisThread();
+                  return ledger;
                 }));
       }
       List<Integer> depths = new ArrayList<>();
-      for (Future<Integer> f : results) {
-        depths.add(f.get());
+      Set<String> expected = new HashSet<>();
+      int inserted = 0;
+      for (Future<ThreadLedger> f : results) {
+        ThreadLedger ledger = f.get();
+        depths.add(ledger.depth);
+        ledger.committed.forEach(seq -> expected.add(ledger.thread + "/" + seq));
+        inserted += ledger.nextSeq;
       }
       executor.shutdown();
       long millis = (System.nanoTime() - start) / 1_000_000;
@@ -93,18 +106,72 @@ class RandomTransactionsTest {
       assertThat(depths).containsOnly(0);
       assertThat(pool.getHikariPoolMXBean().getActiveConnections()).isZero();
       assertThat(guarded.provider.guard().internalErrors()).isZero();
+
+      // The ledger itself: what PostgreSQL kept is exactly what committed.
+      Set<String> stored = new HashSet<>();
+      try (Connection c = postgres.connect();
+          Statement s = c.createStatement();
+          ResultSet rs = s.executeQuery("SELECT thread, seq FROM " + table)) {
+        while (rs.next()) {
+          stored.add(rs.getInt(1) + "/" + rs.getInt(2));
+        }
+      }
+      System.out.println(
+          "[faultline-it] 10k ledger: "
+              + inserted
+              + " rows inserted, "
+              + expected.size()
+              + " committed, "
+              + stored.size()
+              + " in the table");
+      assertThat(expected.size())
+          .as("some rows were rolled back, some committed")
+          .isPositive()
+          .isLessThan(inserted);
+      Set<String> missing = new HashSet<>(expected);
+      missing.removeAll(stored);
+      Set<String> extra = new HashSet<>(stored);
+      extra.removeAll(expected);
+      assertThat(missing).as("committed rows missing from the table").isEmpty();
+      assertThat(extra).as("rows of rolled-back levels in the table").isEmpty();
     }
   }
 
-  /** One transaction level: a statement, maybe nested levels, maybe a planned failure. */
+  /** One thread's bookkeeping: its next row number and the rows that committed. */
+  private static final class ThreadLedger {
+    final int thread;
+    final List<Integer> committed = new ArrayList<>();
+    int nextSeq;
+    int depth;
+
+    ThreadLedger(int thread) {
+      this.thread = thread;
+    }
+  }
+
+  /**
+   * One transaction level: a row, maybe nested levels, maybe a planned failure. {@code rows} gets
+   * this level's row and those of the nested levels that committed into it; the caller keeps them
+   * only if this level does not fail.
+   */
   private static void level(
-      Configuration c, String table, int thread, int depth, SplittableRandom random) {
-    DSL.using(c).execute("INSERT INTO " + table + " VALUES (?, ?)", thread, depth);
+      Configuration c,
+      String table,
+      ThreadLedger ledger,
+      int depth,
+      SplittableRandom random,
+      List<Integer> rows) {
+    int seq = ledger.nextSeq++;
+    DSL.using(c).execute("INSERT INTO " + table + " VALUES (?, ?, ?)", ledger.thread, depth, seq);
+    rows.add(seq);
     if (depth < 4) {
       int children = random.nextInt(3);
       for (int i = 0; i < children; i++) {
+        List<Integer> inner = new ArrayList<>();
         try {
-          DSL.using(c).transaction(inner -> level(inner, table, thread, depth + 1, random));
+          DSL.using(c)
+              .transaction(nested -> level(nested, table, ledger, depth + 1, random, inner));
+          rows.addAll(inner); // released into this level
         } catch (Planned caught) {
           // the inner level rolled back to its savepoint; this level carries on
         }

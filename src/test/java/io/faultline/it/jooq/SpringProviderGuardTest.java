@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.zaxxer.hikari.HikariDataSource;
 import io.faultline.core.finding.Finding;
 import io.faultline.core.finding.Findings;
+import io.faultline.it.servers.MultiXactProbe;
 import io.faultline.it.servers.PostgresServer;
 import io.faultline.it.servers.RealServers;
-import io.faultline.it.servers.RequiresDocker;
 import io.faultline.jooq.GuardStats;
 import io.faultline.jooq.GuardedTransactionProvider;
 import io.faultline.jooq.JooqFindingTypes;
@@ -21,6 +21,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.UnaryOperator;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
@@ -43,7 +44,6 @@ import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
  * connection handling too.
  */
 @ExtendWith(RealServers.class)
-@RequiresDocker("pageinspect comes from the project's image")
 class SpringProviderGuardTest {
 
   /** A DSLContext as Spring Boot builds it, with Spring's provider wrapped by the guard. */
@@ -81,11 +81,12 @@ class SpringProviderGuardTest {
       SpringJooq spring = SpringJooq.on(pool, b -> b.nesting(NestingPolicy.WARN));
       String table = setUp(postgres);
 
+      MultiXactProbe probe = MultiXactProbe.start(postgres);
       lockThenNestedUpdate(spring.dsl(), table);
 
-      int multis = multiXactTuples(postgres, table);
+      List<String> multis = probe.updatingMultiXacts(table);
       report("WARN", multis, balance(postgres, table), spring.stats());
-      assertThat(multis).isPositive();
+      assertThat(multis).hasSize(1);
       assertThat(balance(postgres, table)).isEqualTo(90);
       assertThat(spring.stats().savepointsCreated()).isEqualTo(1);
       assertThat(spring.stats().savepointsReleased()).isEqualTo(1);
@@ -106,11 +107,12 @@ class SpringProviderGuardTest {
       SpringJooq spring = SpringJooq.on(pool, b -> b.nesting(NestingPolicy.FLATTEN));
       String table = setUp(postgres);
 
+      MultiXactProbe probe = MultiXactProbe.start(postgres);
       lockThenNestedUpdate(spring.dsl(), table);
 
-      int multis = multiXactTuples(postgres, table);
+      List<String> multis = probe.updatingMultiXacts(table);
       report("FLATTEN", multis, balance(postgres, table), spring.stats());
-      assertThat(multis).isZero();
+      assertThat(multis).isEmpty();
       assertThat(balance(postgres, table)).isEqualTo(90);
       assertThat(spring.stats().savepointsCreated()).isZero();
       assertThat(spring.stats().nestedFlattened()).isEqualTo(1);
@@ -126,13 +128,14 @@ class SpringProviderGuardTest {
       SpringJooq spring = SpringJooq.on(pool, b -> b.nesting(NestingPolicy.FAIL));
       String table = setUp(postgres);
 
+      MultiXactProbe probe = MultiXactProbe.start(postgres);
       assertThatThrownBy(() -> lockThenNestedUpdate(spring.dsl(), table))
           .isInstanceOf(NestedTransactionException.class)
           .hasMessageContaining(SpringProviderGuardTest.class.getName());
 
-      int multis = multiXactTuples(postgres, table);
+      List<String> multis = probe.updatingMultiXacts(table);
       report("FAIL", multis, balance(postgres, table), spring.stats());
-      assertThat(multis).isZero();
+      assertThat(multis).isEmpty();
       assertThat(balance(postgres, table)).isEqualTo(100);
       assertThat(spring.stats().savepointsCreated()).isZero();
       assertThat(spring.stats().rolledBack()).isEqualTo(1);
@@ -190,19 +193,10 @@ class SpringProviderGuardTest {
     String table = Guarded.table("spring_account");
     try (Connection c = postgres.connect();
         Statement s = c.createStatement()) {
-      s.execute("CREATE EXTENSION IF NOT EXISTS pageinspect");
       s.execute("CREATE TABLE " + table + " (id int PRIMARY KEY, balance int NOT NULL)");
       s.execute("INSERT INTO " + table + " VALUES (1, 100)");
     }
     return table;
-  }
-
-  private static int multiXactTuples(PostgresServer postgres, String table) throws SQLException {
-    return queryInt(
-        postgres,
-        "SELECT count(*) FROM heap_page_items(get_raw_page('"
-            + table
-            + "', 0)) WHERE (t_infomask & 4096) <> 0");
   }
 
   private static int balance(PostgresServer postgres, String table) throws SQLException {
@@ -218,11 +212,11 @@ class SpringProviderGuardTest {
     }
   }
 
-  private static void report(String policy, int multis, int balance, GuardStats stats) {
+  private static void report(String policy, List<String> multis, int balance, GuardStats stats) {
     System.out.println(
         "[faultline-it] Spring provider, "
             + policy
-            + ": tuples with HEAP_XMAX_IS_MULTI = "
+            + ": MultiXacts of the row's locker and updater: "
             + multis
             + ", balance = "
             + balance

@@ -9,6 +9,7 @@ import io.faultline.kafka.reconnect.StaggeredBackoffConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -61,12 +62,16 @@ class StaggeredBackoffReconnectTest {
 
     List<KafkaProducer<String, String>> plain = new ArrayList<>();
     List<KafkaProducer<String, String>> spread = new ArrayList<>();
+    List<Long> drawnMaxima = new ArrayList<>();
     AtomicBoolean running = new AtomicBoolean(true);
     List<Thread> senders = new ArrayList<>();
     try {
       for (int i = 0; i < CLIENTS_PER_GROUP; i++) {
         plain.add(producer(kafka, common, "plain-" + i));
-        spread.add(producer(kafka, staggered.apply(withId(common, "staggered-" + i)), null));
+        Map<String, Object> config = staggered.apply(withId(common, "staggered-" + i));
+        drawnMaxima.add(
+            ((Number) config.get(StaggeredBackoffConfig.RECONNECT_BACKOFF_MAX_MS)).longValue());
+        spread.add(producer(kafka, config, null));
       }
       for (KafkaProducer<String, String> p : concat(plain, spread)) {
         Thread t =
@@ -81,6 +86,14 @@ class StaggeredBackoffReconnectTest {
         t.start();
         senders.add(t);
       }
+      // What the helper decided: each instance its own maximum, drawn within the bounds. Sixteen
+      // draws from U[1 s, 4 s] span less than a second with a chance below 1e-5.
+      assertThat(drawnMaxima)
+          .as("drawn reconnect.backoff.max.ms")
+          .allSatisfy(ms -> assertThat(ms).isBetween(1_000L, 4_000L));
+      assertThat(Collections.max(drawnMaxima) - Collections.min(drawnMaxima))
+          .as("the drawn maxima spread, ms: %s", drawnMaxima)
+          .isGreaterThanOrEqualTo(1_000L);
       sleep(3_000); // every producer connected and sending
 
       kafka.node(1).stop();
@@ -127,6 +140,7 @@ class StaggeredBackoffReconnectTest {
           offsets(plainBack, first),
           spreadSpread,
           offsets(spreadBack, first));
+      // The effect, against this run's own baseline: the default group, restarted alongside.
       assertThat(spreadSpread).isGreaterThan(plainSpread);
     } finally {
       running.set(false);

@@ -48,8 +48,36 @@ public final class LocalImages {
     return ENSURED.get(tag);
   }
 
+  /**
+   * Ensures the Kafka ({@code "kafka"}) or PostgreSQL image as a new run would, forgetting that
+   * this JVM ensured it: {@link Outcome#REUSED} when Docker has it, so nothing is rebuilt across
+   * runs.
+   */
+  public static synchronized Outcome ensureAsANewRun(String name) {
+    Path context =
+        switch (name) {
+          case "kafka" -> TestPaths.kafkaDockerDir();
+          case "postgres" -> TestPaths.postgresDockerDir();
+          default -> throw new IllegalArgumentException(name);
+        };
+    String tag = tag(name, context);
+    ENSURED.remove(tag);
+    ensure(name, context);
+    return ENSURED.get(tag);
+  }
+
+  /** The image's id in Docker (changes when it is rebuilt). */
+  public static String imageId(String tag) {
+    return DockerClientFactory.instance().client().inspectImageCmd(tag).exec().getId();
+  }
+
+  /** The tag an image built from {@code context} gets: the name and a hash of the context. */
+  public static String tag(String name, Path context) {
+    return "faultline-it/" + name + ":" + contextHash(context);
+  }
+
   static synchronized String ensure(String name, Path context) {
-    String tag = "faultline-it/" + name + ":" + contextHash(context);
+    String tag = tag(name, context);
     if (ENSURED.containsKey(tag)) {
       return tag;
     }

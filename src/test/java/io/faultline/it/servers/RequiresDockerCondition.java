@@ -24,7 +24,7 @@ final class RequiresDockerCondition implements ExecutionCondition {
         context.getDisplayName()
             + " skipped: needs containers ("
             + annotation.get().value()
-            + ") and no Docker engine answers";
+            + ") and the servers run embedded";
     System.out.println("[faultline-it] " + reason);
     return ConditionEvaluationResult.disabled(reason);
   }

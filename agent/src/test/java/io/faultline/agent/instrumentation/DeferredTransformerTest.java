@@ -11,7 +11,12 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
+// A load that waits (the hang this class guards against) blocks the test's own thread: each test
+// runs on a thread of its own, so a wait that does not return fails the test after 60 s instead of
+// hanging the build.
+@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class DeferredTransformerTest {
 
   private static final ClassLoader APP = DeferredTransformerTest.class.getClassLoader();

@@ -18,7 +18,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -335,44 +334,8 @@ public final class PostgresHealthMetrics implements MeterBinder, AutoCloseable {
     oldestSeconds = sample.oldestTransactionSeconds();
     multixactAge = sample.multixactAge() < 0 ? Double.NaN : sample.multixactAge();
     overflowed = sample.overflowedBackends() < 0 ? Double.NaN : sample.overflowedBackends();
-    List<Finding> current = new ArrayList<>();
-    Double memberRatio = sample.hitRatios().get(SlruNames.MULTIXACT_MEMBER);
-    long memberAccesses = sample.accesses().getOrDefault(SlruNames.MULTIXACT_MEMBER, 0L);
-    if (memberRatio != null && memberAccesses >= minAccesses && memberRatio < thrashRatio) {
-      current.add(
-          Finding.of(HealthFindingTypes.MULTIXACT_SLRU_THRASH, describeTarget())
-              .message(
-                  String.format(
-                      java.util.Locale.ROOT,
-                      "MultiXact member SLRU hit ratio %.3f over the last %d accesses (threshold"
-                          + " %.2f)",
-                      memberRatio,
-                      memberAccesses,
-                      thrashRatio))
-              .evidence("hitRatio", memberRatio)
-              .evidence("accesses", memberAccesses)
-              .evidence("multixactAge", sample.multixactAge())
-              .build());
-    }
-    if (sample.oldestPid() != 0
-        && sample.oldestTransactionSeconds() * 1000 >= longTransaction.toMillis()) {
-      current.add(
-          Finding.of(HealthFindingTypes.LONG_TRANSACTION, describeTarget())
-              .message(
-                  String.format(
-                      java.util.Locale.ROOT,
-                      "transaction of pid %d (%s) open for %.0f s",
-                      sample.oldestPid(),
-                      sample.oldestApplication().isEmpty()
-                          ? "no application_name"
-                          : sample.oldestApplication(),
-                      sample.oldestTransactionSeconds()))
-              .evidence("pid", sample.oldestPid())
-              .evidence("applicationName", sample.oldestApplication())
-              .evidence("ageSeconds", Math.round(sample.oldestTransactionSeconds()))
-              .build());
-    }
-    report(current);
+    report(
+        HealthRules.findings(sample, thrashRatio, minAccesses, longTransaction, describeTarget()));
   }
 
   private void report(List<Finding> current) {

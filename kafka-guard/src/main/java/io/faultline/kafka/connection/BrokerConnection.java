@@ -25,6 +25,7 @@ public final class BrokerConnection {
   private final InetSocketAddress remote;
   private final Supplier<Outcome<Integer>> fd;
   private final TcpInfoReader reader;
+  private final PeerWindowWatch peerWindow = new PeerWindowWatch();
   private volatile TcpFacts latest;
   private volatile String lastProblem;
 
@@ -88,6 +89,11 @@ public final class BrokerConnection {
   /** Why the latest sample failed; empty when it succeeded. */
   public Optional<String> lastProblem() {
     return Optional.ofNullable(lastProblem);
+  }
+
+  /** What this connection's samples so far show about the broker's window. */
+  PeerWindowWatch peerWindow() {
+    return peerWindow;
   }
 
   /** The client's kind. */

@@ -5,24 +5,36 @@ import io.faultline.kafka.KafkaFindingTypes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Turns one connection's {@link TcpFacts} into findings: {@code KAFKA_WINDOW_SCALING_OFF} (with the
  * throughput ceiling, window / RTT) and {@code KAFKA_PEER_WINDOW_COLLAPSED} (the broker's window
- * under a few segments while this side has data waiting or is window-limited). Stateless.
+ * held small, in bytes, while data waits, for long enough and without ever opening past 64 KiB: see
+ * {@link PeerWindowWatch}). Stateless.
  */
 final class ConnectionHealth {
 
-  /** A peer window below this many segments counts as collapsed. */
-  public static final int COLLAPSED_WINDOW_SEGMENTS = 4;
-
   /** Without window scaling no window exceeds this. */
-  public static final long UNSCALED_MAX_WINDOW = 65_535;
+  static final long UNSCALED_MAX_WINDOW = PeerWindowWatch.UNSCALED_MAX_WINDOW;
 
   private ConnectionHealth() {}
 
-  /** The findings {@code facts} show for {@code connection}; empty when it looks healthy. */
-  public static List<Finding> evaluate(BrokerConnection connection, TcpFacts facts) {
+  /**
+   * The findings one sample shows for {@code connection}: only what a single sample can prove (a
+   * handshake without window scaling). A collapsed peer window needs several samples ({@link
+   * PeerWindowWatch}); the {@link ConnectionMonitor} has them.
+   */
+  static List<Finding> evaluate(BrokerConnection connection, TcpFacts facts) {
+    return evaluate(connection, facts, Optional.empty());
+  }
+
+  /**
+   * The findings {@code facts} show for {@code connection}, with what the connection's samples so
+   * far say about its peer window; empty when it looks healthy.
+   */
+  static List<Finding> evaluate(
+      BrokerConnection connection, TcpFacts facts, Optional<PeerWindowWatch.Collapse> collapse) {
     List<Finding> findings = new ArrayList<>();
     var info = facts.info();
     double rttMs = info.rttMicros() / 1000.0;
@@ -48,33 +60,35 @@ final class ConnectionHealth {
                       ceiling < 0 ? "window / RTT (no RTT yet)" : perSecond(ceiling)))
               .build());
     }
-    long mss = Math.max(1, info.sndMss());
-    if (info.sndWnd().isPresent() && info.sndWnd().getAsLong() < COLLAPSED_WINDOW_SEGMENTS * mss) {
-      long notSent = info.notsentBytes().orElse(0);
-      double rwndLimited = facts.rwndLimitedShare().orElse(0);
-      if (notSent > 0 || rwndLimited > 0.5) {
-        long window = info.sndWnd().getAsLong();
-        findings.add(
-            Finding.of(KafkaFindingTypes.KAFKA_PEER_WINDOW_COLLAPSED, connection.subject())
-                .evidence("snd_wnd_bytes", window)
-                .evidence("mss_bytes", mss)
-                .evidence("notsent_bytes", notSent)
-                .evidence("rwnd_limited_share", round(rwndLimited))
-                .evidence("rtt_ms", round(rttMs))
-                .message(
-                    String.format(
-                        Locale.ROOT,
-                        "The broker (%s) advertises a %d-byte window (%.1f segments) while %d bytes wait"
-                            + " to be sent: about one RTT (%.2f ms) per %d bytes.",
-                        connection.nodeLabel(),
-                        window,
-                        (double) window / mss,
-                        notSent,
-                        rttMs,
-                        window))
-                .build());
-      }
-    }
+    collapse.ifPresent(
+        c ->
+            findings.add(
+                Finding.of(KafkaFindingTypes.KAFKA_PEER_WINDOW_COLLAPSED, connection.subject())
+                    .evidence("snd_wnd_bytes", c.window())
+                    .evidence("max_window_bytes", c.maxWindow())
+                    .evidence("notsent_bytes", c.waiting())
+                    .evidence("bdp_bytes", c.bdpBytes())
+                    .evidence("starved_samples", c.samples())
+                    .evidence("starved_seconds", round(c.seconds()))
+                    .evidence("idle_samples", c.idleSamples())
+                    .evidence("rwnd_limited_share", round(c.rwndLimitedShare()))
+                    .evidence("rtt_ms", round(rttMs))
+                    .message(
+                        String.format(
+                            Locale.ROOT,
+                            "The broker (%s) advertises a %d-byte window while %d bytes wait and the"
+                                + " path carries about %d bytes per RTT (%.2f ms); over %d samples"
+                                + " (%.0f s) the window never exceeded %d bytes, so it is not the"
+                                + " broker catching up but a window scale that does not work.",
+                            connection.nodeLabel(),
+                            c.window(),
+                            c.waiting(),
+                            c.bdpBytes(),
+                            rttMs,
+                            c.samples(),
+                            c.seconds(),
+                            c.maxWindow()))
+                    .build()));
     return findings;
   }
 

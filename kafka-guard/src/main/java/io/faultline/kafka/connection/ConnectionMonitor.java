@@ -119,7 +119,10 @@ public final class ConnectionMonitor implements AutoCloseable {
         return List.of(); // keep what was reported: one failed read says nothing new
       }
       TcpFacts f = facts.value().orElseThrow();
-      List<Finding> current = new ArrayList<>(ConnectionHealth.evaluate(connection, f));
+      long now = nanoClock.getAsLong();
+      List<Finding> current =
+          new ArrayList<>(
+              ConnectionHealth.evaluate(connection, f, connection.peerWindow().observe(f, now)));
       findings.replaceAll(source(key), current);
       // A bootstrap connection (negative node id) carries metadata only and is not reconnected
       // once closed: recycling it gains nothing and would hold the one-recycle-in-progress guard.
@@ -127,7 +130,7 @@ public final class ConnectionMonitor implements AutoCloseable {
       Recycler.Decision decision =
           recycler == null || bootstrap
               ? Recycler.Decision.HEALTHY
-              : recycler.onSample(key, f, nanoClock.getAsLong());
+              : recycler.onSample(key, f, now);
       countRecycleDecision(connection, decision);
       if (decision == Recycler.Decision.RECYCLED) {
         Finding recycled =

@@ -21,8 +21,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * The TCP facts of this JVM's connections to Kafka brokers, without the agent: finds every
  * established socket of this process whose remote address is a broker's, reads its TCP_INFO, and
- * evaluates it with {@link ConnectionHealth}. Use it with the addresses a client knows ({@link
- * #brokersOf(org.apache.kafka.clients.admin.Admin)}, or the bootstrap list).
+ * evaluates it with {@link ConnectionHealth}. One sample proves a handshake without window scaling,
+ * not a collapsed window (that needs samples over time, which {@link ConnectionMonitor} takes). Use
+ * it with the addresses a client knows ({@link #brokersOf(org.apache.kafka.clients.admin.Admin)},
+ * or the bootstrap list).
  *
  * <pre>{@code
  * ConnectionReport report = ConnectionReport.of(ConnectionReport.brokersOf(admin));

@@ -13,13 +13,14 @@ import java.util.Objects;
  * operators of the Tencent CKafka incident did by restarting the task), and asks an {@link Action}
  * to do it.
  *
- * <p>Crippled means: no window scaling, or a peer window under {@value
- * ConnectionHealth#COLLAPSED_WINDOW_SEGMENTS} segments; <em>and</em> running into the ceiling that
- * causes (half or more of the busy time limited by the peer's window, or a delivery rate at {@code
- * kafka.recycle.demand-ratio} of window / RTT or more); for {@code kafka.recycle.samples}
- * consecutive samples. Then, at most once per connection per {@code kafka.recycle.min-interval},
- * and never while another recycle in this process has not reconnected yet (so a broker-side cause
- * cannot make Faultline close every connection at once), the action runs.
+ * <p>Crippled means: no window scaling, or a peer window of at most 64 KiB that holds data back
+ * while the path could carry more ({@link PeerWindowWatch#starved}); <em>and</em> running into the
+ * ceiling that causes (half or more of the busy time limited by the peer's window, or a delivery
+ * rate at {@code kafka.recycle.demand-ratio} of window / RTT or more); for {@code
+ * kafka.recycle.samples} consecutive samples. Then, at most once per connection per {@code
+ * kafka.recycle.min-interval}, and never while another recycle in this process has not reconnected
+ * yet (so a broker-side cause cannot make Faultline close every connection at once), the action
+ * runs.
  *
  * <p>With {@code kafka.recycle=warn} (the default) decisions are still made and reported as {@link
  * Decision#WOULD_RECYCLE}, and nothing is closed; with {@code off} no recycler is built at all.
@@ -162,11 +163,13 @@ public final class Recycler {
   /** Why {@code facts} show a crippled connection, or {@code null} when they do not. */
   String crippled(TcpFacts facts) {
     var info = facts.info();
-    long mss = Math.max(1, info.sndMss());
     boolean noScaling = !facts.windowScaling();
+    // In bytes, as for the finding: held back by a window a working scale would have opened past
+    // 64 KiB (a 128 KiB loopback window is "2 segments" of 64 KB, and healthy). The consecutive
+    // samples below make it persist.
     boolean collapsed =
-        info.sndWnd().isPresent()
-            && info.sndWnd().getAsLong() < ConnectionHealth.COLLAPSED_WINDOW_SEGMENTS * mss;
+        PeerWindowWatch.starved(facts)
+            && info.sndWnd().getAsLong() <= PeerWindowWatch.UNSCALED_MAX_WINDOW;
     if (!noScaling && !collapsed) {
       return null;
     }

@@ -42,7 +42,7 @@ class ConnectionHealthTest {
   }
 
   @Test
-  void seed000CollapsedWindowWithDataWaiting() {
+  void seed000CollapsedWindowWithDataWaitingOverTime() {
     // Window scale announced 1, used 7: the producer sees ~1.5 KB while its batch waits.
     TcpFacts facts =
         TcpFacts.of(
@@ -54,13 +54,27 @@ class ConnectionHealthTest {
                       t.rttMicros = 2_000;
                     })
                 .build());
+    var watch = new PeerWindowWatch();
+    long second = 1_000_000_000L;
+    assertThat(watch.observe(facts, 0)).isEmpty();
+    assertThat(watch.observe(facts, 10 * second)).isEmpty();
+    var collapse = watch.observe(facts, 20 * second);
 
-    var findings = ConnectionHealth.evaluate(connection, facts);
-
+    assertThat(ConnectionHealth.evaluate(connection, facts))
+        .as("one sample does not prove a collapse")
+        .isEmpty();
+    var findings = ConnectionHealth.evaluate(connection, facts, collapse);
     assertThat(findings).extracting(Finding::id).containsExactly("KAFKA_PEER_WINDOW_COLLAPSED");
     assertThat(findings.get(0).evidence())
         .containsEntry("snd_wnd_bytes", 1_536L)
-        .containsEntry("notsent_bytes", 900_000L);
+        .containsEntry("max_window_bytes", 1_536L)
+        .containsEntry("notsent_bytes", 900_000L)
+        .containsEntry("bdp_bytes", 10 * 1_448L)
+        .containsEntry("starved_samples", 3)
+        .containsEntry("starved_seconds", 20.0);
+    assertThat(findings.get(0).message())
+        .contains("1536-byte window while 900000 bytes wait")
+        .contains("never exceeded 1536 bytes");
   }
 
   @Test
@@ -69,6 +83,10 @@ class ConnectionHealthTest {
         .isEmpty();
     TcpFacts idleSmall = TcpFacts.of(TcpInfos.healthy().with(t -> t.sndWnd = 2_000).build());
     assertThat(ConnectionHealth.evaluate(connection, idleSmall)).isEmpty();
+    var watch = new PeerWindowWatch();
+    for (int i = 0; i < 5; i++) {
+      assertThat(watch.observe(idleSmall, i * 10_000_000_000L)).isEmpty();
+    }
   }
 
   @Test

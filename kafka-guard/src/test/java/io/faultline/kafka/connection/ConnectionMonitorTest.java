@@ -114,4 +114,32 @@ class ConnectionMonitorTest {
     monitor.remove("c/2");
     assertThat(findings.active()).isEmpty();
   }
+
+  @Test
+  void aCollapsedWindowIsRaisedOnlyOnceItPersistsAndClearsWhenItOpens() {
+    var monitor = new ConnectionMonitor(findings, null, null, () -> now);
+    monitor.add("p/2", connection());
+    reader.set(
+        TcpInfos.healthy()
+            .with(
+                t -> {
+                  t.sndWnd = 1_536;
+                  t.notsent = 900_000;
+                })
+            .build());
+    monitor.sampleAll();
+    now += 5_000_000_000L;
+    monitor.sampleAll();
+    assertThat(findings.active()).as("two samples over 5 s").isEmpty();
+    now += 5_000_000_000L;
+    monitor.sampleAll();
+    assertThat(findings.active())
+        .extracting(Finding::id)
+        .containsExactly("KAFKA_PEER_WINDOW_COLLAPSED");
+
+    reader.set(TcpInfos.healthy().build()); // the window opens to 3 MB: the scale works
+    now += 5_000_000_000L;
+    monitor.sampleAll();
+    assertThat(findings.active()).isEmpty();
+  }
 }
