@@ -117,6 +117,16 @@ public final class AgentConfigKeys implements ConfigKeyCatalog {
           "How often the agent re-runs the host doctor's checks (first run right after start);"
               + " the results are findings and a section of the status page. 0s runs them once.");
 
+  /** How often the agent reads its listeners' accept queues. */
+  public static final ConfigKey<Duration> LISTENER_INTERVAL =
+      ConfigKey.duration(
+          "doctor.listener-interval",
+          Duration.ofSeconds(5),
+          "doctor",
+          "How often the agent reads the accept queue of each listener of this process (its"
+              + " own endpoint aside) from the listening socket's TCP_INFO: the"
+              + " faultline.host.tcp.listener.queue gauges and LISTENER_QUEUE_FULL. 0s: never.");
+
   /** Public so {@link java.util.ServiceLoader} can create it. */
   public AgentConfigKeys() {}
 
@@ -132,6 +142,7 @@ public final class AgentConfigKeys implements ConfigKeyCatalog {
         MICROMETER_BRIDGE_ENABLED,
         INSTRUMENTATION_ENABLED,
         MODULE_ERROR_LIMIT,
-        DOCTOR_INTERVAL);
+        DOCTOR_INTERVAL,
+        LISTENER_INTERVAL);
   }
 }

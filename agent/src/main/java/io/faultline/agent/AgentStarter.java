@@ -22,10 +22,13 @@ import io.faultline.core.finding.Findings;
 import io.faultline.core.finding.FindingsMetrics;
 import io.faultline.core.host.HostConfigKeys;
 import io.faultline.core.host.HostTcpMetrics;
+import io.faultline.core.host.ListenerQueues;
+import io.faultline.core.net.SocketFds;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
 import java.lang.instrument.Instrumentation;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -285,7 +288,30 @@ final class AgentStarter {
     if (config.isFeatureEnabled(HostConfigKeys.FEATURE)) {
       step(err, "binding host TCP meters", () -> new HostTcpMetrics().bindTo(registry));
       HostDoctorTask.schedule(runtime, config.get(AgentConfigKeys.DOCTOR_INTERVAL), err);
+      step(err, "following the listeners' accept queues", () -> followListeners(runtime, err));
     }
+  }
+
+  /** Samples this process's listeners' accept queues every {@code doctor.listener-interval}. */
+  private static void followListeners(AgentRuntime runtime, PrintStream err) {
+    Duration interval = runtime.config().get(AgentConfigKeys.LISTENER_INTERVAL);
+    if (interval.isZero() || interval.isNegative()) {
+      return;
+    }
+    ListenerQueues queues =
+        new ListenerQueues(
+            SocketFds.forThisProcess(),
+            AgentTcpInfo.reader(),
+            port -> runtime.endpointPort().map(own -> own == port).orElse(false),
+            runtime.findings());
+    queues.bindTo(runtime.meters());
+    runtime
+        .scheduler()
+        .scheduleWithFixedDelay(
+            () -> step(err, "reading the listeners' accept queues", queues::sample),
+            0,
+            interval.toMillis(),
+            TimeUnit.MILLISECONDS);
   }
 
   /** Runs one start-up step; a failure is one stderr line and the next step still runs. */

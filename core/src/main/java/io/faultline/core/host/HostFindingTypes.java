@@ -79,6 +79,22 @@ public final class HostFindingTypes implements FindingCatalog {
               + " reconnects.",
           Incident.LINE_KAFKA);
 
+  /** One of this process's listeners has a full accept queue. */
+  public static final FindingType LISTENER_QUEUE_FULL =
+      new FindingType(
+          "LISTENER_QUEUE_FULL",
+          Severity.CRITICAL,
+          "A listener of this process has a full accept queue: handshakes are being dropped",
+          "The LINE Kafka incident from the broker's side: after a restart every client"
+              + " reconnected at once, the broker's accept queue filled, the kernel dropped"
+              + " handshakes and answered with SYN cookies, and the clients that got one lost"
+              + " window scaling. The broker's own metrics saw none of it. Read from the listening"
+              + " socket itself, so it names the port.",
+          "Raise the listener's backlog (Kafka: socket.listen.backlog.size, default 50) and"
+              + " net.core.somaxconn, which caps it; accept faster (more network threads); and"
+              + " stagger client reconnects (Faultline's kafka.stagger on the clients).",
+          Incident.LINE_KAFKA);
+
   /** SYN cookies being sent. */
   public static final FindingType SYN_COOKIES_SENT =
       new FindingType(
@@ -165,6 +181,7 @@ public final class HostFindingTypes implements FindingCatalog {
         TCP_WINDOW_SCALING_DISABLED,
         LISTEN_BACKLOG_SMALL,
         LISTEN_QUEUE_OVERFLOWING,
+        LISTENER_QUEUE_FULL,
         SYN_COOKIES_SENT,
         EPHEMERAL_PORTS_LOW,
         SOCKET_BUFFER_CEILING_LOW,

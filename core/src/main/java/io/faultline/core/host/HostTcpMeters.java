@@ -48,6 +48,29 @@ public final class HostTcpMeters implements MeterCatalog {
   public static final MeterDoc EPHEMERAL_PORTS =
       gauge("ephemeral.ports", "ports", "Size of net.ipv4.ip_local_port_range.");
 
+  /** A listener's accept queue. */
+  public static final MeterDoc LISTENER_QUEUE =
+      new MeterDoc(
+          "faultline.host.tcp.listener.queue",
+          MeterDoc.Type.GAUGE,
+          "connections",
+          List.of("port"),
+          "Connections waiting in the accept queue of a listener of this process, from the"
+              + " listening socket's TCP_INFO (tcpi_unacked); at the limit the kernel drops"
+              + " handshakes.",
+          FEATURE);
+
+  /** A listener's accept queue limit. */
+  public static final MeterDoc LISTENER_QUEUE_LIMIT =
+      new MeterDoc(
+          "faultline.host.tcp.listener.queue.limit",
+          MeterDoc.Type.GAUGE,
+          "connections",
+          List.of("port"),
+          "The accept queue limit of a listener of this process: its backlog capped by"
+              + " net.core.somaxconn (tcpi_sacked).",
+          FEATURE);
+
   /** Public so {@link java.util.ServiceLoader} can create it. */
   public HostTcpMeters() {}
 
@@ -78,6 +101,8 @@ public final class HostTcpMeters implements MeterCatalog {
         REQQ_FULL_DROPS,
         TIME_WAIT,
         INUSE,
+        LISTENER_QUEUE,
+        LISTENER_QUEUE_LIMIT,
         EPHEMERAL_PORTS);
   }
 }

@@ -45,6 +45,7 @@ public final class MeterConvention {
     keys.put("destination", "a host:port connected to, capped by net.churn.max-destinations");
     keys.put("slru", "a PostgreSQL SLRU cache");
     keys.put("pool", "a connection pool's name");
+    keys.put("port", "a TCP port this process listens on (its own listeners, not the agent's)");
     keys.put(
         "client.type",
         "the kind of Kafka client: producer, consumer, admin, connect; on a broker"

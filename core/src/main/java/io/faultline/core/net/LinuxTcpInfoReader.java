@@ -145,6 +145,24 @@ final class LinuxTcpInfoReader implements TcpInfoReader {
     return TcpInfo.parse(ByteBuffer.wrap(buf), Math.min(len[0], buf.length));
   }
 
+  @Override
+  public Outcome<ListenQueue> listenQueue(int fd) {
+    if (fd < 0 || libc != null) {
+      return TcpInfoReader.super.listenQueue(fd);
+    }
+    Scratch scratch = SCRATCH.get();
+    scratch.len[0] = scratch.buf.length;
+    try {
+      DirectLibC.getsockopt(fd, IPPROTO_TCP, TCP_INFO, scratch.buf, scratch.len);
+    } catch (LastErrorException e) {
+      return Outcome.unavailable("getsockopt(" + fd + ", TCP_INFO) failed: " + describe(e));
+    } catch (RuntimeException | LinkageError e) {
+      return Outcome.unavailable("getsockopt(" + fd + ", TCP_INFO) failed: " + e);
+    }
+    return ListenQueue.parse(
+        ByteBuffer.wrap(scratch.buf), Math.min(scratch.len[0], scratch.buf.length));
+  }
+
   /** Reads the struct up to {@code tcpi_bytes_acked} into this thread's native buffer. */
   @Override
   public long bytesAcked(int fd) {

@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * Finds the file descriptor of a socket of this process, which {@link TcpInfoReader} needs. Two
@@ -150,13 +149,24 @@ public final class SocketFds {
    * embedded HTTP endpoint), or why they cannot be listed.
    */
   public Outcome<Set<Integer>> listeningPorts() {
+    Outcome<Map<Integer, Integer>> sockets = listeningSockets();
+    return sockets.isAvailable()
+        ? Outcome.of(Set.copyOf(sockets.value().orElseThrow().keySet()))
+        : Outcome.unavailable(sockets.reason().orElseThrow());
+  }
+
+  /**
+   * This process's own listening TCP sockets: local port to the descriptor (the lowest, when one
+   * port has several), or why they cannot be listed.
+   */
+  public Outcome<Map<Integer, Integer>> listeningSockets() {
     Map<Long, Integer> fdByInode;
     try {
       fdByInode = socketInodes();
     } catch (IOException | RuntimeException e) {
       return Outcome.unavailable("cannot list " + procSelf.resolve("fd") + ": " + e);
     }
-    Set<Integer> ports = new TreeSet<>();
+    Map<Integer, Integer> ports = new TreeMap<>();
     int tablesRead = 0;
     for (String table : List.of("net/tcp6", "net/tcp")) {
       List<String> lines;
@@ -167,14 +177,15 @@ public final class SocketFds {
       }
       tablesRead++;
       for (ProcNetTcp.Entry entry : parser.parse(lines)) {
-        if (entry.state() == TcpState.LISTEN && fdByInode.containsKey(entry.inode())) {
-          ports.add(entry.local().getPort());
+        Integer fd = fdByInode.get(entry.inode());
+        if (entry.state() == TcpState.LISTEN && fd != null) {
+          ports.merge(entry.local().getPort(), fd, Math::min);
         }
       }
     }
     return tablesRead == 0
         ? Outcome.unavailable("cannot read " + procSelf.resolve("net/tcp"))
-        : Outcome.of(Set.copyOf(ports));
+        : Outcome.of(Map.copyOf(ports));
   }
 
   private static boolean matches(InetSocketAddress row, InetSocketAddress wanted) {

@@ -65,6 +65,14 @@ public interface TcpInfoReader {
     Outcome<TcpInfo> info = read(fd);
     return info.isAvailable() ? info.value().orElseThrow().bytesAcked().orElse(-1) : -1;
   }
+
+  /**
+   * The accept queue of {@code fd}, a listening socket. Never throws: anything else (a connected
+   * socket, a closed descriptor, an unsupported platform) comes back unavailable with the reason.
+   */
+  default Outcome<ListenQueue> listenQueue(int fd) {
+    return Outcome.unavailable("this reader cannot read a listening socket's queue");
+  }
 }
 
 /** The reader where TCP_INFO cannot be read: it says why, every time. */

@@ -1,5 +1,6 @@
 package io.faultline.core.net.foreign;
 
+import io.faultline.core.net.ListenQueue;
 import io.faultline.core.net.Outcome;
 import io.faultline.core.net.TcpInfo;
 import io.faultline.core.net.TcpInfoReader;
@@ -98,6 +99,26 @@ public final class ForeignTcpInfoReader implements TcpInfoReader {
     }
     // Parsed into a fresh value before the buffer is reused by this thread's next sample.
     return TcpInfo.parse(ByteBuffer.wrap(s.buf), Math.min(s.len[0], s.buf.length));
+  }
+
+  @Override
+  public Outcome<ListenQueue> listenQueue(int fd) {
+    if (fd < 0) {
+      return Outcome.unavailable("no file descriptor (" + fd + ")");
+    }
+    Scratch s = scratch.get();
+    s.len[0] = s.buf.length;
+    int rc;
+    try {
+      rc = (int) call.invokeExact(s.state, fd, IPPROTO_TCP, TCP_INFO, s.buf, s.len);
+    } catch (Throwable e) {
+      return Outcome.unavailable("getsockopt(" + fd + ", TCP_INFO) failed: " + e);
+    }
+    if (rc != 0) {
+      return Outcome.unavailable(
+          "getsockopt(" + fd + ", TCP_INFO) failed: " + describe(errnoOf(s)));
+    }
+    return ListenQueue.parse(ByteBuffer.wrap(s.buf), Math.min(s.len[0], s.buf.length));
   }
 
   /** Reads the struct only up to {@code tcpi_bytes_acked}. */

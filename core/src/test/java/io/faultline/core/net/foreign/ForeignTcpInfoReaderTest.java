@@ -3,6 +3,7 @@ package io.faultline.core.net.foreign;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.faultline.core.net.ListenQueue;
 import io.faultline.core.net.Outcome;
 import io.faultline.core.net.SocketFds;
 import io.faultline.core.net.TcpInfo;
@@ -63,6 +64,21 @@ class ForeignTcpInfoReaderTest {
         assertThat(viaForeign.sndMss()).isEqualTo(jna.sndMss());
         assertThat(viaForeign.bytesAcked()).isEqualTo(jna.bytesAcked());
       }
+    }
+  }
+
+  @Test
+  void aListeningSocketsAcceptQueueIsRead() throws Exception {
+    try (ServerSocketChannel server =
+            ServerSocketChannel.open()
+                .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4);
+        SocketChannel waiting = SocketChannel.open(server.getLocalAddress())) {
+      int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
+      int fd = SocketFds.forThisProcess().listeningSockets().value().orElseThrow().get(port);
+
+      assertThat(foreign.listenQueue(fd).value()).contains(new ListenQueue(1, 4));
+      assertThat(foreign.listenQueue(fdOf(waiting)).reason().orElseThrow())
+          .contains("not listening");
     }
   }
 
