@@ -127,6 +127,16 @@ public final class AgentConfigKeys implements ConfigKeyCatalog {
               + " own endpoint aside) from the listening socket's TCP_INFO: the"
               + " faultline.host.tcp.listener.queue gauges and LISTENER_QUEUE_FULL. 0s: never.");
 
+  /** How often the agent sweeps the connections its process accepted. */
+  public static final ConfigKey<Duration> CLIENTS_INTERVAL =
+      ConfigKey.duration(
+          "doctor.clients-interval",
+          Duration.ofSeconds(30),
+          "doctor",
+          "How often the agent reads the TCP_INFO of every connection its process accepted on a"
+              + " listener (a broker's clients): faultline.host.tcp.accepted and"
+              + " CLIENTS_WITHOUT_WINDOW_SCALING, naming the clients. 0s: never.");
+
   /** Public so {@link java.util.ServiceLoader} can create it. */
   public AgentConfigKeys() {}
 
@@ -143,6 +153,7 @@ public final class AgentConfigKeys implements ConfigKeyCatalog {
         INSTRUMENTATION_ENABLED,
         MODULE_ERROR_LIMIT,
         DOCTOR_INTERVAL,
-        LISTENER_INTERVAL);
+        LISTENER_INTERVAL,
+        CLIENTS_INTERVAL);
   }
 }

@@ -20,6 +20,7 @@ import io.faultline.core.config.ConfigProblem;
 import io.faultline.core.config.FaultlineConfig;
 import io.faultline.core.finding.Findings;
 import io.faultline.core.finding.FindingsMetrics;
+import io.faultline.core.host.AcceptedConnections;
 import io.faultline.core.host.HostConfigKeys;
 import io.faultline.core.host.HostTcpMetrics;
 import io.faultline.core.host.ListenerQueues;
@@ -289,7 +290,31 @@ final class AgentStarter {
       step(err, "binding host TCP meters", () -> new HostTcpMetrics().bindTo(registry));
       HostDoctorTask.schedule(runtime, config.get(AgentConfigKeys.DOCTOR_INTERVAL), err);
       step(err, "following the listeners' accept queues", () -> followListeners(runtime, err));
+      step(err, "sweeping the accepted connections", () -> sweepAccepted(runtime, err));
     }
+  }
+
+  /** Reads every connection this process accepted every {@code doctor.clients-interval}. */
+  private static void sweepAccepted(AgentRuntime runtime, PrintStream err) {
+    Duration interval = runtime.config().get(AgentConfigKeys.CLIENTS_INTERVAL);
+    if (interval.isZero() || interval.isNegative()) {
+      return;
+    }
+    AcceptedConnections accepted =
+        new AcceptedConnections(
+            SocketFds.forThisProcess(),
+            AgentTcpInfo.reader(),
+            port -> runtime.endpointPort().map(own -> own == port).orElse(false),
+            runtime.findings(),
+            java.time.Clock.systemUTC());
+    accepted.bindTo(runtime.meters());
+    runtime
+        .scheduler()
+        .scheduleWithFixedDelay(
+            () -> step(err, "sweeping the accepted connections", accepted::sweep),
+            interval.toMillis(),
+            interval.toMillis(),
+            TimeUnit.MILLISECONDS);
   }
 
   /** Samples this process's listeners' accept queues every {@code doctor.listener-interval}. */

@@ -95,6 +95,25 @@ public final class HostFindingTypes implements FindingCatalog {
               + " stagger client reconnects (Faultline's kafka.stagger on the clients).",
           Incident.LINE_KAFKA);
 
+  /** Connections this process accepted that have no window scaling. */
+  public static final FindingType CLIENTS_WITHOUT_WINDOW_SCALING =
+      new FindingType(
+          "CLIENTS_WITHOUT_WINDOW_SCALING",
+          Severity.WARNING,
+          "Client connections accepted by this process have no TCP window scaling",
+          "The LINE Kafka incident from the broker's side: after a restart the reconnect storm"
+              + " overflowed the SYN queue, the SYN cookies of a kernel before 5.10 (or of a path"
+              + " without TCP timestamps) lost the window scale, and the producers behind those"
+              + " connections could send no more than 64 KiB per round trip; the broker's own"
+              + " metrics looked healthy. Read from each accepted socket's TCP_INFO, so it names"
+              + " the clients.",
+          "Have the named clients reconnect (restart them, or let Faultline's kafka.recycle on"
+              + " the clients recycle crippled connections); then stop it recurring: a kernel"
+              + " with the SYN-cookie fix, TCP timestamps on, and a SYN queue and accept queue"
+              + " large enough that cookies are not needed (somaxconn, tcp_max_syn_backlog,"
+              + " socket.listen.backlog.size), and staggered client reconnects.",
+          Incident.LINE_KAFKA);
+
   /** SYN cookies being sent. */
   public static final FindingType SYN_COOKIES_SENT =
       new FindingType(
@@ -182,6 +201,7 @@ public final class HostFindingTypes implements FindingCatalog {
         LISTEN_BACKLOG_SMALL,
         LISTEN_QUEUE_OVERFLOWING,
         LISTENER_QUEUE_FULL,
+        CLIENTS_WITHOUT_WINDOW_SCALING,
         SYN_COOKIES_SENT,
         EPHEMERAL_PORTS_LOW,
         SOCKET_BUFFER_CEILING_LOW,

@@ -71,6 +71,27 @@ public final class HostTcpMeters implements MeterCatalog {
               + " net.core.somaxconn (tcpi_sacked).",
           FEATURE);
 
+  /** Connections accepted on a listener of this process. */
+  public static final MeterDoc ACCEPTED =
+      new MeterDoc(
+          "faultline.host.tcp.accepted",
+          MeterDoc.Type.GAUGE,
+          "connections",
+          List.of("port"),
+          "Established connections this process accepted on a listener, at the last sweep.",
+          FEATURE);
+
+  /** Accepted connections without window scaling. */
+  public static final MeterDoc ACCEPTED_WITHOUT_WSCALE =
+      new MeterDoc(
+          "faultline.host.tcp.accepted.without_wscale",
+          MeterDoc.Type.GAUGE,
+          "connections",
+          List.of("port"),
+          "Accepted connections that negotiated no TCP window scaling, at the last sweep: each"
+              + " carries at most 64 KiB per round trip.",
+          FEATURE);
+
   /** Public so {@link java.util.ServiceLoader} can create it. */
   public HostTcpMeters() {}
 
@@ -103,6 +124,8 @@ public final class HostTcpMeters implements MeterCatalog {
         INUSE,
         LISTENER_QUEUE,
         LISTENER_QUEUE_LIMIT,
+        ACCEPTED,
+        ACCEPTED_WITHOUT_WSCALE,
         EPHEMERAL_PORTS);
   }
 }

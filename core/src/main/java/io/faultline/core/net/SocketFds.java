@@ -145,6 +145,55 @@ public final class SocketFds {
   }
 
   /**
+   * One connection this process accepted on one of its listeners.
+   *
+   * @param fd its descriptor
+   * @param local this side's address; its port is the listener's
+   * @param remote the client's address and port
+   */
+  public record Accepted(int fd, InetSocketAddress local, InetSocketAddress remote) {}
+
+  /**
+   * This process's established TCP connections whose local port is one of {@code listeningPorts}:
+   * the connections its listeners accepted. One pass over the descriptors and the namespace's TCP
+   * tables, however many connections there are.
+   */
+  public Outcome<List<Accepted>> acceptedOn(Set<Integer> listeningPorts) {
+    Map<Long, Integer> fdByInode;
+    try {
+      fdByInode = socketInodes();
+    } catch (IOException | RuntimeException e) {
+      return Outcome.unavailable("cannot list " + procSelf.resolve("fd") + ": " + e);
+    }
+    List<Accepted> accepted = new ArrayList<>();
+    int tablesRead = 0;
+    for (String table : List.of("net/tcp6", "net/tcp")) {
+      List<String> lines;
+      try {
+        lines = Files.readAllLines(procSelf.resolve(table));
+      } catch (IOException | RuntimeException e) {
+        continue;
+      }
+      tablesRead++;
+      for (String line : lines) {
+        ProcNetTcp.Entry entry = parser.parseLine(line).orElse(null);
+        if (entry == null
+            || entry.state() != TcpState.ESTABLISHED
+            || !listeningPorts.contains(entry.local().getPort())) {
+          continue;
+        }
+        Integer fd = fdByInode.get(entry.inode());
+        if (fd != null) {
+          accepted.add(new Accepted(fd, entry.local(), entry.remote()));
+        }
+      }
+    }
+    return tablesRead == 0
+        ? Outcome.unavailable("cannot read " + procSelf.resolve("net/tcp"))
+        : Outcome.of(accepted);
+  }
+
+  /**
    * The local ports on which this process's own TCP sockets listen (a server's listeners, an
    * embedded HTTP endpoint), or why they cannot be listed.
    */

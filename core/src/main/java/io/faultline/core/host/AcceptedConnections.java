@@ -1,0 +1,250 @@
+package io.faultline.core.host;
+
+import io.faultline.core.finding.Finding;
+import io.faultline.core.finding.Findings;
+import io.faultline.core.net.Outcome;
+import io.faultline.core.net.SocketFds;
+import io.faultline.core.net.TcpInfo;
+import io.faultline.core.net.TcpInfoReader;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntPredicate;
+
+/**
+ * The connections this process accepted on its listeners, seen from its side: at each {@link
+ * #sweep()} every accepted socket's TCP_INFO is read, and the ones without window scaling are
+ * counted per listener and per client address. A listener with any raises {@code
+ * CLIENTS_WITHOUT_WINDOW_SCALING}, naming the clients with the most (at most {@value #TOP_CLIENTS},
+ * the rest counted), since when, and the throughput a 64 KiB window allows at their round-trip
+ * time; it clears when none is left. On a Kafka broker these are its clients' connections.
+ *
+ * <p>{@link #sweep()} runs on one thread at a time; the gauges are read from any.
+ */
+public final class AcceptedConnections implements MeterBinder, AutoCloseable {
+
+  /** Client addresses named in a finding; the others are counted. */
+  public static final int TOP_CLIENTS = 5;
+
+  /** The most a window without scaling holds. */
+  static final long UNSCALED_WINDOW = 65_535;
+
+  private static final String SOURCE = "host.accepted-connections";
+
+  private final SocketFds sockets;
+  private final TcpInfoReader reader;
+  private final IntPredicate ignored;
+  private final Findings findings;
+  private final Clock clock;
+  private final Map<Integer, PortGauges> gauges = new ConcurrentHashMap<>();
+  private final Map<Integer, Instant> unscaledSince = new HashMap<>();
+  private volatile MeterRegistry registry;
+
+  /** What one sweep found. */
+  public record Sweep(int listeners, int connections, int withoutScaling, long nanos) {}
+
+  private static final class PortGauges {
+    volatile int accepted;
+    volatile int withoutScaling;
+    final List<Meter> meters = new ArrayList<>();
+  }
+
+  /** The connections of one listener in one sweep. */
+  private static final class PortTally {
+    int accepted;
+    final List<Long> unscaledRtts = new ArrayList<>();
+    final Map<String, Integer> unscaledByClient = new HashMap<>();
+  }
+
+  /**
+   * @param sockets this process's sockets
+   * @param reader reads each connection's TCP_INFO
+   * @param ignored listener ports to leave out (the agent's endpoint)
+   * @param findings where the finding goes
+   * @param clock for "since when"
+   */
+  public AcceptedConnections(
+      SocketFds sockets,
+      TcpInfoReader reader,
+      IntPredicate ignored,
+      Findings findings,
+      Clock clock) {
+    this.sockets = Objects.requireNonNull(sockets, "sockets");
+    this.reader = Objects.requireNonNull(reader, "reader");
+    this.ignored = Objects.requireNonNull(ignored, "ignored");
+    this.findings = Objects.requireNonNull(findings, "findings");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  @Override
+  public void bindTo(MeterRegistry registry) {
+    this.registry = registry;
+    gauges.forEach(this::register);
+  }
+
+  /** Reads every accepted connection once. Never throws: what cannot be read is left out. */
+  public Sweep sweep() {
+    long started = System.nanoTime();
+    Outcome<Set<Integer>> listening = sockets.listeningPorts();
+    if (!listening.isAvailable()) {
+      return new Sweep(0, 0, 0, System.nanoTime() - started);
+    }
+    Set<Integer> ports = new HashSet<>();
+    for (int port : listening.value().orElseThrow()) {
+      if (!ignored.test(port)) {
+        ports.add(port);
+      }
+    }
+    Outcome<List<SocketFds.Accepted>> accepted = sockets.acceptedOn(ports);
+    if (!accepted.isAvailable()) {
+      return new Sweep(ports.size(), 0, 0, System.nanoTime() - started);
+    }
+    Map<Integer, PortTally> tallies = new TreeMap<>();
+    ports.forEach(p -> tallies.put(p, new PortTally()));
+    int connections = 0;
+    int unscaled = 0;
+    for (SocketFds.Accepted a : accepted.value().orElseThrow()) {
+      Outcome<TcpInfo> info = reader.read(a.fd());
+      if (!info.isAvailable()) {
+        continue; // closed since the listing
+      }
+      PortTally t = tallies.get(a.local().getPort());
+      t.accepted++;
+      connections++;
+      TcpInfo i = info.value().orElseThrow();
+      if (!i.windowScalingNegotiated()) {
+        unscaled++;
+        t.unscaledRtts.add(i.rttMicros());
+        t.unscaledByClient.merge(a.remote().getAddress().getHostAddress(), 1, Integer::sum);
+      }
+    }
+    publish(tallies);
+    return new Sweep(ports.size(), connections, unscaled, System.nanoTime() - started);
+  }
+
+  private void publish(Map<Integer, PortTally> tallies) {
+    Instant now = clock.instant();
+    List<Finding> raised = new ArrayList<>();
+    for (Map.Entry<Integer, PortTally> e : tallies.entrySet()) {
+      int port = e.getKey();
+      PortTally t = e.getValue();
+      PortGauges g = gauges.computeIfAbsent(port, p -> new PortGauges());
+      register(port, g);
+      g.accepted = t.accepted;
+      g.withoutScaling = t.unscaledRtts.size();
+      if (t.unscaledRtts.isEmpty()) {
+        unscaledSince.remove(port);
+        continue;
+      }
+      Instant since = unscaledSince.computeIfAbsent(port, p -> now.truncatedTo(ChronoUnit.SECONDS));
+      raised.add(finding(port, t, since));
+    }
+    for (Integer port : List.copyOf(gauges.keySet())) {
+      if (!tallies.containsKey(port)) {
+        remove(port);
+        unscaledSince.remove(port);
+      }
+    }
+    findings.replaceAll(SOURCE, raised);
+  }
+
+  private static Finding finding(int port, PortTally t, Instant since) {
+    List<Long> rtts = new ArrayList<>(t.unscaledRtts);
+    rtts.sort(null);
+    long medianRttMicros = Math.max(1, rtts.get(rtts.size() / 2));
+    long ceiling = UNSCALED_WINDOW * 1_000_000L / medianRttMicros;
+    List<Map.Entry<String, Integer>> clients = new ArrayList<>(t.unscaledByClient.entrySet());
+    clients.sort(
+        Map.Entry.<String, Integer>comparingByValue(Comparator.reverseOrder())
+            .thenComparing(Map.Entry.comparingByKey()));
+    StringBuilder named = new StringBuilder();
+    int shown = Math.min(TOP_CLIENTS, clients.size());
+    for (int i = 0; i < shown; i++) {
+      if (i > 0) {
+        named.append(", ");
+      }
+      named
+          .append(clients.get(i).getKey())
+          .append(" (")
+          .append(clients.get(i).getValue())
+          .append(')');
+    }
+    if (clients.size() > shown) {
+      named.append(" and ").append(clients.size() - shown).append(" more clients");
+    }
+    int unscaled = t.unscaledRtts.size();
+    return Finding.of(HostFindingTypes.CLIENTS_WITHOUT_WINDOW_SCALING, "port " + port)
+        .message(
+            unscaled
+                + " of "
+                + t.accepted
+                + " client connections accepted on port "
+                + port
+                + " have no TCP window scaling (since "
+                + since
+                + "): each carries at most 65,535 bytes per round trip, "
+                + ceiling
+                + " bytes/s at their median RTT of "
+                + medianRttMicros
+                + " µs; from "
+                + named)
+        .evidence("port", port)
+        .evidence("without_scaling", unscaled)
+        .evidence("accepted", t.accepted)
+        .evidence("since", since.toString())
+        .evidence("median_rtt_us", medianRttMicros)
+        .evidence("ceiling_bytes_per_second", ceiling)
+        .evidence("clients", named.toString())
+        .build();
+  }
+
+  private synchronized void register(int port, PortGauges g) {
+    MeterRegistry r = registry;
+    if (r == null || !g.meters.isEmpty()) {
+      return;
+    }
+    String p = Integer.toString(port);
+    g.meters.add(
+        HostTcpMeters.ACCEPTED
+            .gauge(g, x -> x.accepted)
+            .tags(HostTcpMeters.ACCEPTED.tags(p))
+            .strongReference(true)
+            .register(r));
+    g.meters.add(
+        HostTcpMeters.ACCEPTED_WITHOUT_WSCALE
+            .gauge(g, x -> x.withoutScaling)
+            .tags(HostTcpMeters.ACCEPTED_WITHOUT_WSCALE.tags(p))
+            .strongReference(true)
+            .register(r));
+  }
+
+  private synchronized void remove(int port) {
+    PortGauges g = gauges.remove(port);
+    MeterRegistry r = registry;
+    if (g != null && r != null) {
+      g.meters.forEach(r::remove);
+    }
+  }
+
+  /** Removes the gauges and clears the finding. */
+  @Override
+  public void close() {
+    for (Integer port : List.copyOf(gauges.keySet())) {
+      remove(port);
+    }
+    findings.replaceAll(SOURCE, List.of());
+  }
+}
