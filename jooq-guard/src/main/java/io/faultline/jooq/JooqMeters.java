@@ -48,7 +48,7 @@ public final class JooqMeters implements MeterCatalog {
           "levels",
           List.of(),
           "Nesting depth of every transaction level begun: 1 for a top-level transaction, 2 for"
-              + " one nested in it, and so on. A histogram with buckets at 1, 2, 3, 4, 8.",
+              + " one nested in it, and so on.",
           JooqConfigKeys.GUARD);
 
   /** Savepoints per top-level transaction. */
@@ -59,31 +59,8 @@ public final class JooqMeters implements MeterCatalog {
           "savepoints",
           List.of(),
           "Savepoints created in one top-level transaction, recorded when it ends (PostgreSQL"
-              + " caches 64 subtransactions per backend). A histogram with buckets at 0, 1, 2, 4,"
-              + " 8, 16, 32, 64, 128.",
+              + " caches 64 subtransactions per backend).",
           JooqConfigKeys.GUARD);
-
-  /**
-   * Bucket bounds of {@link #NESTING_DEPTH}: flat, one level, two, three, and deeper. Recorded once
-   * per transaction level, so a registry's own histogram costs nothing that matters next to the
-   * transaction.
-   */
-  private static final double[] NESTING_DEPTH_BUCKETS = {1, 2, 3, 4, 8};
-
-  /** Bucket bounds of {@link #SAVEPOINTS_PER_TRANSACTION}, around PostgreSQL's cache of 64. */
-  private static final double[] SAVEPOINTS_PER_TRANSACTION_BUCKETS = {
-    0, 1, 2, 4, 8, 16, 32, 64, 128
-  };
-
-  /** The bucket bounds of {@link #NESTING_DEPTH}. */
-  public static double[] nestingDepthBuckets() {
-    return NESTING_DEPTH_BUCKETS.clone();
-  }
-
-  /** The bucket bounds of {@link #SAVEPOINTS_PER_TRANSACTION}. */
-  public static double[] savepointsPerTransactionBuckets() {
-    return SAVEPOINTS_PER_TRANSACTION_BUCKETS.clone();
-  }
 
   /** Timeouts by kind. */
   public static final MeterDoc TIMEOUTS =

@@ -298,8 +298,7 @@ public final class ReferenceDocs {
 
         is a fleet's transmit p99 per broker. Where the timers reach another registry (the \
         application's Micrometer through the bridge, a library's own registry) they stay a count \
-        and a sum. The jOOQ guard's per-transaction summaries carry fixed buckets of their own \
-        (listed in their descriptions), recorded by the registry once per transaction.
+        and a sum.
 
         Series, all bounded by fixed sets and the cluster's broker count, never by the number of \
         clients (unless `kafka.meters.client-id=true`):

@@ -59,22 +59,12 @@ public final class GuardMetrics {
         registered.register(
             registry,
             JooqMeters.NESTING_DEPTH.name(),
-            r ->
-                JooqMeters.NESTING_DEPTH
-                    .summary()
-                    .serviceLevelObjectives(JooqMeters.nestingDepthBuckets())
-                    .tags(common)
-                    .register(r));
+            r -> JooqMeters.NESTING_DEPTH.summary().tags(common).register(r));
     DistributionSummary p =
         registered.register(
             registry,
             JooqMeters.SAVEPOINTS_PER_TRANSACTION.name(),
-            r ->
-                JooqMeters.SAVEPOINTS_PER_TRANSACTION
-                    .summary()
-                    .serviceLevelObjectives(JooqMeters.savepointsPerTransactionBuckets())
-                    .tags(common)
-                    .register(r));
+            r -> JooqMeters.SAVEPOINTS_PER_TRANSACTION.summary().tags(common).register(r));
     depth = d;
     perTransaction = p;
   }
