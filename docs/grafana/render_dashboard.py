@@ -92,6 +92,7 @@ TOKEN = re.compile(
 )
 AGGREGATIONS = {"sum", "min", "max", "avg", "count"}
 RANGE_FUNCTIONS = {"rate", "increase"}
+QUANTILE = "histogram_quantile"
 
 
 def tokenize(expr):
@@ -160,6 +161,16 @@ class Parser:
             if by is None:
                 by = self.grouping()
             return ("agg", text, by, inner)
+        if kind == "id" and text == QUANTILE:
+            self.take()
+            self.take("(")
+            kind, q = self.take()
+            if kind != "num":
+                raise ValueError(f"{text}() needs a number first in {self.expr!r}")
+            self.take(",")
+            inner = self.binary(0)
+            self.take(")")
+            return ("quantile", float(q), inner)
         if kind == "id" and text in RANGE_FUNCTIONS:
             self.take()
             self.take("(")
@@ -235,7 +246,40 @@ class Evaluator:
             return self.aggregate(node, index)
         if kind == "bin":
             return self.binary(node, index)
+        if kind == "quantile":
+            return self.quantile(node, index)
         raise ValueError(kind)
+
+    def quantile(self, node, index):
+        """Prometheus's histogram_quantile over classic buckets (the le label): the bucket holding
+        the rank, linearly interpolated; the highest finite bound when it falls in +Inf."""
+        _, q, inner = node
+        groups = {}
+        for labels, value in self.at(inner, index).items():
+            rest = frozenset((k, v) for k, v in labels if k != "le")
+            le = dict(labels).get("le")
+            if le is not None:
+                groups.setdefault(rest, []).append((float(le), value))
+        out = {}
+        for rest, buckets in groups.items():
+            buckets.sort()
+            total = buckets[-1][1]
+            if buckets[-1][0] != math.inf or total <= 0 or math.isnan(total):
+                out[rest] = math.nan
+                continue
+            rank = q * total
+            lower, below = 0.0, 0.0
+            for upper, count in buckets:
+                if count >= rank:
+                    if upper == math.inf:
+                        out[rest] = lower
+                    elif count == below:
+                        out[rest] = upper
+                    else:
+                        out[rest] = lower + (upper - lower) * (rank - below) / (count - below)
+                    break
+                lower, below = upper, count
+        return out
 
     def select(self, node, index):
         _, name, matchers = node

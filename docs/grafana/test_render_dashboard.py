@@ -78,6 +78,24 @@ class PromQlSubsetTest(unittest.TestCase):
         none = last('faultline_jooq_savepoints_total{event!~"created|released"}', scrapes(3))
         self.assertEqual({}, none)
 
+    def test_histogram_quantile_interpolates_in_the_bucket_holding_the_rank(self):
+        # Every second one request under 1 ms, four more under 10 ms, five more under 100 ms.
+        per_second = {"0.001": 1, "0.01": 5, "0.1": 10, "+Inf": 10}
+        data = [
+            (1000.0 + i, r.parse_scrape("".join(
+                f'faultline_kafka_request_gap_seconds_bucket{{node_id="2",api="produce",le="{le}"}}'
+                f" {n * i}\n" for le, n in per_second.items())))
+            for i in range(120)
+        ]
+        expr = ("histogram_quantile({q}, sum by (node_id, le) "
+                "(rate(faultline_kafka_request_gap_seconds_bucket[1m])))")
+        p99 = last(expr.format(q=0.99), data)[frozenset({("node_id", "2")})]
+        self.assertAlmostEqual(0.01 + 0.09 * (9.9 - 5) / 5, p99, places=9)
+        p50 = last(expr.format(q=0.5), data)[frozenset({("node_id", "2")})]
+        self.assertAlmostEqual(0.01, p50, places=9)
+        p05 = last(expr.format(q=0.05), data)[frozenset({("node_id", "2")})]
+        self.assertAlmostEqual(0.001 * 0.5, p05, places=9)
+
     def test_every_dashboard_query_parses(self):
         dashboard = json.loads((Path(__file__).parent / "faultline-dashboard.json").read_text())
         for panel in dashboard["panels"]:

@@ -5,6 +5,7 @@ import io.faultline.agent.instrumentation.InstalledModule;
 import io.faultline.core.config.FaultlineConfig;
 import io.faultline.core.finding.Findings;
 import io.faultline.core.host.DoctorReport;
+import io.faultline.kafka.phase.PhaseMeters;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.Objects;
@@ -31,6 +32,7 @@ public final class AgentRuntime {
   private final AtomicReference<List<InstalledModule>> modules = new AtomicReference<>(List.of());
   private final AtomicReference<DoctorReport> doctorReport = new AtomicReference<>();
   private final AtomicReference<String> socketFdsUnavailable = new AtomicReference<>();
+  private final AtomicReference<PhaseMeters> phaseMeters = new AtomicReference<>();
   private volatile AgentStartup startup = AgentStartup.NONE;
   private volatile int endpointPort = -1;
   private volatile boolean exportStarted;
@@ -113,6 +115,19 @@ public final class AgentRuntime {
 
   void setSocketFdsUnavailable(String reason) {
     socketFdsUnavailable.set(reason);
+  }
+
+  /**
+   * The Kafka request phase and gap timers, for the endpoint to write as histograms; empty until
+   * the first Kafka client appears.
+   */
+  public Optional<PhaseMeters> phaseMeters() {
+    return Optional.ofNullable(phaseMeters.get());
+  }
+
+  /** Called once, by the agent's Kafka clients when the first appears. */
+  public void setPhaseMeters(PhaseMeters meters) {
+    phaseMeters.set(meters);
   }
 
   /** How the start went for the application (zeros until the instrumentation is installed). */

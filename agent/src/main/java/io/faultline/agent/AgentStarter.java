@@ -5,6 +5,7 @@ import io.faultline.agent.export.BuiltInSections;
 import io.faultline.agent.export.EndpointSetup;
 import io.faultline.agent.export.FindingsJson;
 import io.faultline.agent.export.MicrometerWatcher;
+import io.faultline.agent.export.PrometheusScrape;
 import io.faultline.agent.export.ScrapeEndpoint;
 import io.faultline.agent.export.StatusPage;
 import io.faultline.agent.instrumentation.AgentErrors;
@@ -271,7 +272,7 @@ final class AgentStarter {
         EndpointSetup.start(
             config,
             new EndpointSetup.Pages(
-                registry::scrape,
+                new PrometheusScrape(registry, () -> runtime.phaseMeters().orElse(null))::scrape,
                 () -> FindingsJson.of(runtime.findings().active()),
                 () -> AgentStatusJson.of(runtime),
                 () ->

@@ -3,6 +3,7 @@ package io.faultline.kafka;
 import io.faultline.core.config.ConfigKey;
 import io.faultline.core.config.ConfigKeyCatalog;
 import io.faultline.kafka.connection.RecycleMode;
+import io.faultline.kafka.phase.PhaseBuckets;
 import java.time.Duration;
 import java.util.List;
 
@@ -79,6 +80,19 @@ public final class KafkaConfigKeys implements ConfigKeyCatalog {
           "KAFKA_TRANSMIT_BOUND is raised for a node whose mean pre-broker time (queue + transmit +"
               + " delivery) exceeds both this and half its mean request latency while other nodes"
               + " stay below it.");
+
+  /** The bucket bounds of the phase and gap histograms on the agent's Prometheus endpoint. */
+  public static final ConfigKey<List<Duration>> PHASES_BUCKETS =
+      ConfigKey.durations(
+          "kafka.phases.buckets",
+          PhaseBuckets.DEFAULT,
+          PHASES_FEATURE,
+          "Upper bounds (le) of the buckets the request phase and gap timers are written with on"
+              + " the agent's Prometheus endpoint, read off the timers' finer histograms at scrape"
+              + " time (each bound within 6.25 %), so a p99 per broker can be computed and added"
+              + " up across instances. Each bound is one series per timer tag set; keep the list"
+              + " short and the same on every instance. Quote it in an agent argument:"
+              + " kafka.phases.buckets=\"1ms,10ms,100ms,1s\".");
 
   /** Switch of broker connection TCP facts. */
   public static final ConfigKey<Boolean> TCP =
@@ -218,6 +232,7 @@ public final class KafkaConfigKeys implements ConfigKeyCatalog {
         PHASES_DELIVERY_AFTER,
         PHASES_DELIVERY_WAKES_PER_SECOND,
         PHASES_TRANSMIT_BOUND_THRESHOLD,
+        PHASES_BUCKETS,
         TCP,
         TCP_INTERVAL,
         METERS_CLIENT_ID,

@@ -19,7 +19,8 @@ public final class KafkaMeters implements MeterCatalog {
           "Time a request spent in one phase: queue, transmit, delivery, response, receive;"
               + " response_incl_delivery where the kernel could not tell when the broker had the"
               + " request. All clients of a type together; client.id is a tag too with"
-              + " kafka.meters.client-id=true.",
+              + " kafka.meters.client-id=true. The agent's endpoint writes it as a histogram"
+              + " with the kafka.phases.buckets bounds.",
           KafkaConfigKeys.PHASES_FEATURE);
 
   /** Client latency minus what the broker could see. */
@@ -30,7 +31,8 @@ public final class KafkaMeters implements MeterCatalog {
           "seconds",
           List.of("client.type", "node.id", "api"),
           "Client-observed request latency minus the broker-side estimate (the response phase):"
-              + " the time broker metrics cannot see. Tagged like the phase timer.",
+              + " the time broker metrics cannot see. Tagged like the phase timer, and a"
+              + " histogram on the agent's endpoint like it.",
           KafkaConfigKeys.PHASES_FEATURE);
 
   /** Whether window scaling was negotiated. */

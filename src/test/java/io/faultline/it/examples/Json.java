@@ -9,7 +9,7 @@ import java.util.Map;
  * A strict reader of JSON text into maps, lists, strings, doubles, booleans and null, so tests can
  * check the dashboard's structure without a JSON library on the suite's class path.
  */
-final class Json {
+public final class Json {
 
   private final String text;
   private int at;
@@ -19,7 +19,7 @@ final class Json {
   }
 
   /** The value of {@code text}; throws IllegalArgumentException naming the offset on bad JSON. */
-  static Object parse(String text) {
+  public static Object parse(String text) {
     Json json = new Json(text);
     Object value = json.value();
     json.space();

@@ -14,6 +14,7 @@ import io.faultline.kafka.connection.ConnectionMonitor;
 import io.faultline.kafka.connection.RecycleMode;
 import io.faultline.kafka.connection.Recycler;
 import io.faultline.kafka.phase.ClientPhases;
+import io.faultline.kafka.phase.PhaseBuckets;
 import io.faultline.kafka.phase.PhaseMeters;
 import io.faultline.kafka.phase.TransmitBoundDetector;
 import io.faultline.kafka.reconnect.ConnectAdmission;
@@ -108,7 +109,9 @@ public final class KafkaClients {
     this.admission =
         new ConnectAdmission(config.get(KafkaConfigKeys.STAGGER_MAX_CONNECTS_PER_SECOND));
     KafkaMeterTags tagging = KafkaMeterTags.from(config);
-    this.phaseMeters = new PhaseMeters(meters, tagging);
+    this.phaseMeters =
+        new PhaseMeters(
+            meters, tagging, PhaseBuckets.of(config.get(KafkaConfigKeys.PHASES_BUCKETS)));
     this.tcpInfoReader = services.tcpInfo();
     this.deliveryObservable = tcpInfoReader.isSupported() && services.socketFdsAvailable();
     this.deliverySampler =
@@ -155,6 +158,7 @@ public final class KafkaClients {
                 System::nanoTime));
     k.start();
     runtime.statusPage().add(new BrokerConnectionsSection(k));
+    runtime.setPhaseMeters(k.phaseMeters);
     return k;
   }
 

@@ -1,6 +1,7 @@
 package io.faultline.core.config;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -59,6 +60,13 @@ public record ConfigKey<T>(
   public static ConfigKey<Duration> duration(
       String name, Duration defaultValue, String feature, String description) {
     return new ConfigKey<>(name, ValueType.DURATION_TYPE, defaultValue, feature, description);
+  }
+
+  /** A key holding ascending durations ({@code 1ms,10ms,1s}). */
+  public static ConfigKey<List<Duration>> durations(
+      String name, List<Duration> defaultValue, String feature, String description) {
+    return new ConfigKey<>(
+        name, ValueType.DURATIONS, List.copyOf(defaultValue), feature, description);
   }
 
   /** A size key in bytes ({@code 64KiB}, {@code 4MiB}). */

@@ -1,7 +1,9 @@
 package io.faultline.core.config;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Function;
@@ -47,6 +49,18 @@ public final class ValueType<T> {
           "a duration with a unit, such as 250ms, 30s, 5m, 1h",
           ValueType::parseDuration,
           ValueType::formatDuration);
+
+  /**
+   * Ascending durations with units, separated by commas: {@code 1ms,10ms,100ms,1s}. In an agent
+   * argument the list is quoted, {@code key="1ms,10ms"}, as the argument's fragments are
+   * comma-separated.
+   */
+  public static final ValueType<List<Duration>> DURATIONS =
+      new ValueType<>(
+          "durations",
+          "ascending durations with units separated by commas, such as 1ms,10ms,100ms,1s",
+          ValueType::parseDurations,
+          ValueType::formatDurations);
 
   /** A size in bytes with a unit: {@code 512B}, {@code 64KiB}, {@code 4MiB}, {@code 1GiB}. */
   public static final ValueType<Long> SIZE_TYPE =
@@ -157,6 +171,25 @@ public final class ValueType<T> {
       case "h" -> Duration.ofHours(amount);
       default -> Duration.ofDays(amount);
     };
+  }
+
+  private static List<Duration> parseDurations(String raw) {
+    List<Duration> out = new ArrayList<>();
+    for (String part : raw.split(",", -1)) {
+      Duration d = parseDuration(part);
+      if (d.isZero()) {
+        throw new IllegalArgumentException("a duration of the list is 0");
+      }
+      if (!out.isEmpty() && d.compareTo(out.get(out.size() - 1)) <= 0) {
+        throw new IllegalArgumentException("the durations are not ascending");
+      }
+      out.add(d);
+    }
+    return List.copyOf(out);
+  }
+
+  private static String formatDurations(List<Duration> list) {
+    return list.stream().map(ValueType::formatDuration).collect(Collectors.joining(","));
   }
 
   private static String formatDuration(Duration d) {

@@ -103,6 +103,20 @@ public final class PhaseHistogram {
     return (long) SUM.getOpaque(this);
   }
 
+  /**
+   * Adds this histogram's count per bucket into {@code into} ({@link #BUCKETS} long), without
+   * allocating: how a scrape sums many histograms into one.
+   */
+  void addCountsTo(long[] into) {
+    long[] w = (long[]) WINDOW.getAcquire(this);
+    if (w != null) {
+      int lo = (int) w[0];
+      for (int slot = 1; slot < w.length; slot++) {
+        into[lo + slot - 1] += (long) LONGS.getOpaque(w, slot);
+      }
+    }
+  }
+
   /** A consistent-enough copy for percentiles. */
   public Snapshot snapshot() {
     long[] buckets = new long[BUCKETS];

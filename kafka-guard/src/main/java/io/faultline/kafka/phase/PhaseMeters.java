@@ -5,7 +5,9 @@ import io.faultline.kafka.KafkaMeterTags;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -16,7 +18,11 @@ import java.util.concurrent.TimeUnit;
  * histograms stay per client and connection (one writer each, no contention on the hot path) and
  * are added up at scrape time; a client that closes leaves its counts behind, so the timers stay
  * monotonic. One timer per tag set, however many clients: 1,000 producers talking to one broker
- * cost the meters of one. Thread-safe.
+ * cost the meters of one.
+ *
+ * <p>The Micrometer timers carry a count and a sum; {@link #series} gives the same timers with
+ * their counts per bucket of {@link #buckets()}, for an exporter that writes real histograms (the
+ * agent's Prometheus endpoint). Thread-safe.
  */
 public final class PhaseMeters {
 
@@ -24,15 +30,49 @@ public final class PhaseMeters {
 
   private final MeterRegistry registry;
   private final KafkaMeterTags tagging;
+  private final PhaseBuckets buckets;
   private final Map<Key, Timer> timers = new ConcurrentHashMap<>();
 
   /**
+   * Timers with the {@linkplain PhaseBuckets#DEFAULT default} bucket bounds.
+   *
    * @param registry where the timers go
    * @param tagging which tags a series carries
    */
   public PhaseMeters(MeterRegistry registry, KafkaMeterTags tagging) {
+    this(registry, tagging, PhaseBuckets.defaults());
+  }
+
+  /**
+   * @param registry where the timers go
+   * @param tagging which tags a series carries
+   * @param buckets the bounds {@link #series} is read with
+   */
+  public PhaseMeters(MeterRegistry registry, KafkaMeterTags tagging, PhaseBuckets buckets) {
     this.registry = registry;
     this.tagging = tagging == null ? KafkaMeterTags.DEFAULT : tagging;
+    this.buckets = buckets == null ? PhaseBuckets.defaults() : buckets;
+  }
+
+  /** The bucket bounds of the histograms. */
+  public PhaseBuckets buckets() {
+    return buckets;
+  }
+
+  /**
+   * One timer as an exporter of histograms sees it.
+   *
+   * @param doc the meter ({@code faultline.kafka.request.phase} or {@code .gap})
+   * @param tags its tags
+   * @param timer its histograms
+   */
+  public record Series(MeterDoc doc, Tags tags, Timer timer) {}
+
+  /** Every timer registered so far, with its tags. */
+  public List<Series> series() {
+    List<Series> out = new ArrayList<>(timers.size());
+    timers.forEach((k, t) -> out.add(new Series(t.doc, k.tags(), t)));
+    return out;
   }
 
   /** The tagging in use. */
@@ -57,7 +97,7 @@ public final class PhaseMeters {
   }
 
   private Timer register(MeterDoc doc, Tags tags) {
-    Timer summed = new Timer();
+    Timer summed = new Timer(doc);
     FunctionTimer.builder(doc.name(), summed, Timer::count, Timer::sumNanos, TimeUnit.NANOSECONDS)
         .description(doc.description())
         .tags(tags)
@@ -72,9 +112,12 @@ public final class PhaseMeters {
   public static final class Timer {
     private static final PhaseHistogram[] NONE = new PhaseHistogram[0];
 
+    private final MeterDoc doc;
     private volatile PhaseHistogram[] members = NONE;
     private long retiredCount;
     private long retiredSum;
+    // The retired histograms' counts per log-linear bucket; allocated on the first retirement.
+    private long[] retiredCounts;
 
     synchronized void add(PhaseHistogram h) {
       PhaseHistogram[] m = members;
@@ -83,7 +126,9 @@ public final class PhaseMeters {
       members = next;
     }
 
-    Timer() {}
+    Timer(MeterDoc doc) {
+      this.doc = doc;
+    }
 
     /** Takes {@code h} out, keeping what it counted in the totals. */
     public synchronized void retire(PhaseHistogram h) {
@@ -96,6 +141,10 @@ public final class PhaseMeters {
           // Counted before it leaves, under the lock the readers take: never a dip.
           retiredCount += h.count();
           retiredSum += h.sumNanos();
+          if (retiredCounts == null) {
+            retiredCounts = PhaseBuckets.newCounts();
+          }
+          h.addCountsTo(retiredCounts);
           members = next;
           return;
         }
@@ -116,6 +165,43 @@ public final class PhaseMeters {
         s += h.sumNanos();
       }
       return s;
+    }
+
+    /**
+     * The histogram under {@code buckets}: read at scrape time from the per-connection histograms
+     * and those that left, under the lock that retiring takes, so it never dips.
+     */
+    public synchronized Totals totals(PhaseBuckets buckets) {
+      long[] counts = PhaseBuckets.newCounts();
+      long sum = retiredSum;
+      if (retiredCounts != null) {
+        System.arraycopy(retiredCounts, 0, counts, 0, counts.length);
+      }
+      for (PhaseHistogram h : members) {
+        // Not atomic with the counts: a value recorded meanwhile may be in one and not yet the
+        // other, which the next scrape settles.
+        sum += h.sumNanos();
+        h.addCountsTo(counts);
+      }
+      long count = 0;
+      for (long c : counts) {
+        count += c;
+      }
+      return new Totals(count, sum, buckets.cumulative(counts));
+    }
+  }
+
+  /**
+   * One timer's histogram at one moment.
+   *
+   * @param count values recorded (the {@code +Inf} bucket)
+   * @param sumNanos their sum
+   * @param cumulative the count under each bound of the {@link PhaseBuckets}, ascending
+   */
+  public record Totals(long count, long sumNanos, long[] cumulative) {
+    /** The sum, seconds. */
+    public double sumSeconds() {
+      return sumNanos / 1e9;
     }
   }
 }
