@@ -248,7 +248,9 @@ final class BenchmarkReport {
             + " Memory API (`foreignSample`, `foreignBytesAcked`: JDK 22 and later, measured on"
             + " JDK 25): `sample` decodes the whole `tcp_info` (the connection monitor, every"
             + " `kafka.tcp.interval`), `bytesAcked` reads the one field the delivery sampler needs"
-            + " (many times a second while requests are slow). `GuardOverheadBenchmark` (jooq-guard): one jOOQ transaction (a SELECT and an"
+            + " (many times a second while requests are slow). `AcceptedSweepBenchmark` (core):"
+            + " one sweep of the connections a server accepted (the agent on a broker, every"
+            + " `doctor.clients-interval`), their client ends in another process, in ms. `GuardOverheadBenchmark` (jooq-guard): one jOOQ transaction (a SELECT and an"
             + " UPDATE) over jOOQ's `MockConnection`, so only the client side's CPU is measured —"
             + " `DefaultTransactionProvider` bare against the guarded provider, flat and with one"
             + " nested level. Average time, 1 fork, ± the 99.9 % confidence half-width.\n\n");

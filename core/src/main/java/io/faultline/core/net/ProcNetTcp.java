@@ -53,9 +53,10 @@ public final class ProcNetTcp {
 
   /** Parses one row, empty for the header or a row that is not understood. */
   public Optional<Entry> parseLine(String line) {
-    String[] f = line.trim().split("\\s+");
-    // sl local rem st tx:rx tr:when retrnsmt uid timeout inode ...
-    if (f.length < 10 || !f[0].endsWith(":")) {
+    // sl local rem st tx:rx tr:when retrnsmt uid timeout inode ...; split by hand, not by a
+    // regular expression: a broker's table has tens of thousands of rows per sweep.
+    String[] f = fields(line, 10);
+    if (f == null || !f[0].endsWith(":")) {
       return Optional.empty();
     }
     try {
@@ -67,6 +68,27 @@ public final class ProcNetTcp {
     } catch (IllegalArgumentException | UnknownHostException e) {
       return Optional.empty();
     }
+  }
+
+  /** The first {@code n} whitespace-separated fields of {@code line}; null when it has fewer. */
+  private static String[] fields(String line, int n) {
+    String[] f = new String[n];
+    int i = 0;
+    int len = line.length();
+    for (int k = 0; k < n; k++) {
+      while (i < len && Character.isWhitespace(line.charAt(i))) {
+        i++;
+      }
+      if (i == len) {
+        return null;
+      }
+      int start = i;
+      while (i < len && !Character.isWhitespace(line.charAt(i))) {
+        i++;
+      }
+      f[k] = line.substring(start, i);
+    }
+    return f;
   }
 
   private InetSocketAddress address(String field) throws UnknownHostException {

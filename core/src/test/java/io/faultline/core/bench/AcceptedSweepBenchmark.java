@@ -21,7 +21,6 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -34,7 +33,6 @@ import org.openjdk.jmh.annotations.Warmup;
  * connections are real loopback ones, both ends in this JVM (so the descriptor table holds twice as
  * many). Needs {@code ulimit -n} above twice the largest count.
  */
-@State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 2, time = 2)
@@ -42,49 +40,89 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgsAppend = "-Xmx1g")
 public class AcceptedSweepBenchmark {
 
-  /** Accepted connections. */
-  @Param({"1000", "18000"})
-  public int connections;
+  /** Opens {@code n} connections to a port and holds them until its standard input closes. */
+  private static final String CLIENTS =
+      "import socket,sys\n"
+          + "port,n=int(sys.argv[1]),int(sys.argv[2])\n"
+          + "held=[socket.create_connection(('127.0.0.1',port)) for _ in range(n)]\n"
+          + "print('connected',len(held),flush=True)\n"
+          + "sys.stdin.read()\n";
 
-  private final List<SocketChannel> ends = new ArrayList<>();
-  private ServerSocketChannel server;
-  private AcceptedConnections sweeper;
+  /** A server with {@link #connections()} accepted connections and its sweeper. */
+  @State(Scope.Benchmark)
+  public abstract static class Server {
+    private final List<SocketChannel> ends = new ArrayList<>();
+    private ServerSocketChannel server;
+    private Process clients;
+    AcceptedConnections sweeper;
 
-  /** Opens and accepts the connections. */
-  @Setup(Level.Trial)
-  public void connect() throws IOException {
-    server =
-        ServerSocketChannel.open()
-            .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4096);
-    for (int i = 0; i < connections; i++) {
-      ends.add(SocketChannel.open(server.getLocalAddress()));
-      ends.add(server.accept());
+    abstract int connections();
+
+    /** Opens and accepts the connections. */
+    @Setup(Level.Trial)
+    public void connect() throws IOException {
+      server =
+          ServerSocketChannel.open()
+              .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4096);
+      int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
+      clients =
+          new ProcessBuilder(
+                  "python3", "-c", CLIENTS, Integer.toString(port), Integer.toString(connections()))
+              .redirectError(ProcessBuilder.Redirect.INHERIT)
+              .start();
+      for (int i = 0; i < connections(); i++) {
+        ends.add(server.accept());
+      }
+      sweeper =
+          new AcceptedConnections(
+              SocketFds.forThisProcess(),
+              TcpInfoReader.create(),
+              ignored -> false,
+              new Findings(Duration.ZERO, Clock.systemUTC(), System.getLogger("bench")),
+              Clock.systemUTC());
+      AcceptedConnections.Sweep first = sweeper.sweep();
+      if (first.connections() != connections()) {
+        throw new IllegalStateException("swept " + first + ", expected " + connections());
+      }
     }
-    sweeper =
-        new AcceptedConnections(
-            SocketFds.forThisProcess(),
-            TcpInfoReader.create(),
-            port -> false,
-            new Findings(Duration.ZERO, Clock.systemUTC(), System.getLogger("bench")),
-            Clock.systemUTC());
-    AcceptedConnections.Sweep first = sweeper.sweep();
-    if (first.connections() != connections) {
-      throw new IllegalStateException("swept " + first + ", expected " + connections);
+
+    /** Closes them. */
+    @TearDown(Level.Trial)
+    public void close() throws IOException {
+      for (SocketChannel c : ends) {
+        c.close();
+      }
+      server.close();
+      clients.getOutputStream().close();
+      clients.destroy();
     }
   }
 
-  /** One full sweep. */
+  /** A thousand accepted connections. */
+  public static class Thousand extends Server {
+    @Override
+    int connections() {
+      return 1_000;
+    }
+  }
+
+  /** A broker's 18,000 (the LINE incident's). */
+  public static class EighteenThousand extends Server {
+    @Override
+    int connections() {
+      return 18_000;
+    }
+  }
+
+  /** One full sweep of 1,000 connections. */
   @Benchmark
-  public AcceptedConnections.Sweep sweep() {
-    return sweeper.sweep();
+  public AcceptedConnections.Sweep sweep1000(Thousand server) {
+    return server.sweeper.sweep();
   }
 
-  /** Closes them. */
-  @TearDown(Level.Trial)
-  public void close() throws IOException {
-    for (SocketChannel c : ends) {
-      c.close();
-    }
-    server.close();
+  /** One full sweep of 18,000 connections. */
+  @Benchmark
+  public AcceptedConnections.Sweep sweep18000(EighteenThousand server) {
+    return server.sweeper.sweep();
   }
 }
