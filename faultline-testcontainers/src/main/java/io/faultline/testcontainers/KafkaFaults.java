@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.TopicPartition;
@@ -335,24 +336,23 @@ public final class KafkaFaults implements AutoCloseable {
     }
   }
 
+  /** The host ports each container port is published on, e.g. {@code 9092/tcp=[32779]}. */
   private static String ports(InspectContainerResponse info) {
     if (info.getNetworkSettings() == null || info.getNetworkSettings().getPorts() == null) {
       return "{}";
     }
-    return new java.util.TreeMap<>(info.getNetworkSettings().getPorts().getBindings())
-        .entrySet().stream()
-            .map(
-                e ->
-                    e.getKey()
-                        + "="
-                        + (e.getValue() == null
-                            ? "-"
-                            : Arrays.stream(e.getValue())
-                                .map(b -> b.getHostPortSpec())
-                                .distinct()
-                                .toList()))
-            .toList()
-            .toString();
+    Map<String, List<String>> bindings = new TreeMap<>();
+    info.getNetworkSettings()
+        .getPorts()
+        .getBindings()
+        .forEach(
+            (port, binds) ->
+                bindings.put(
+                    port.toString(),
+                    binds == null
+                        ? List.of()
+                        : Arrays.stream(binds).map(b -> b.getHostPortSpec()).distinct().toList()));
+    return bindings.toString();
   }
 
   /** Takes out every fault made here and still on. */
