@@ -2,6 +2,7 @@ package io.faultline.testcontainers;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.exception.NotModifiedException;
 import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.HostConfig;
 import java.io.IOException;
@@ -24,8 +25,8 @@ import org.testcontainers.containers.GenericContainer;
 
 /**
  * The Kafka incidents' network faults on one broker container a test already runs: Testcontainers'
- * {@code KafkaContainer} or {@code ConfluentKafkaContainer}, or a {@code GenericContainer} running a
- * broker.
+ * {@code KafkaContainer} or {@code ConfluentKafkaContainer}, or a {@code GenericContainer} running
+ * a broker.
  *
  * <pre>{@code
  * @Container
@@ -74,8 +75,8 @@ public final class KafkaFaults implements AutoCloseable {
   }
 
   /**
-   * The same faults, run only inside the container: never through {@code nsenter} from the host,
-   * as on an engine the tests do not run beside (Docker Desktop, a remote engine, Testcontainers
+   * The same faults, run only inside the container: never through {@code nsenter} from the host, as
+   * on an engine the tests do not run beside (Docker Desktop, a remote engine, Testcontainers
    * Cloud). Use it to see in a local run what a CI engine will refuse.
    */
   public KafkaFaults insideContainerOnly() {
@@ -92,10 +93,9 @@ public final class KafkaFaults implements AutoCloseable {
 
   /**
    * Prepares {@code container}, before it starts, for the faults: adds the {@code NET_ADMIN}
-   * capability and sets {@code net.ipv4.tcp_syncookies=2} in its network namespace (SYN cookies
-   * for every connection; with SYN timestamps intact a cookie still carries window scaling, so
-   * nothing changes until {@link #loseWindowScaling()} strips them). Both can only be set at
-   * creation.
+   * capability and sets {@code net.ipv4.tcp_syncookies=2} in its network namespace (SYN cookies for
+   * every connection; with SYN timestamps intact a cookie still carries window scaling, so nothing
+   * changes until {@link #loseWindowScaling()} strips them). Both can only be set at creation.
    */
   public static <C extends GenericContainer<?>> C prepare(C container) {
     container.withCreateContainerCmdModifier(
@@ -150,8 +150,8 @@ public final class KafkaFaults implements AutoCloseable {
    * The Tencent CKafka incident's handshake: SYN cookies forced and the timestamp option stripped
    * from every SYN entering the broker's namespace (an nftables rule at the front of prerouting),
    * as the NAT gateway did. A connection made while this is on comes through a cookie without
-   * timestamps, so it has no window scaling: its receive window stays at 64 KiB, and its
-   * throughput at one window per round trip. Connections made before keep theirs.
+   * timestamps, so it has no window scaling: its receive window stays at 64 KiB, and its throughput
+   * at one window per round trip. Connections made before keep theirs.
    *
    * <p>Needs {@code NET_ADMIN} and {@code nft}; SYN cookies forced ({@code tcp_syncookies=2}) by
    * {@link #prepare}, or set here when entering from the host.
@@ -181,7 +181,8 @@ public final class KafkaFaults implements AutoCloseable {
         () -> {
           shell.runQuietly("nft", "delete", "table", "inet", NFT_TABLE);
           if (setCookies) {
-            shell.runQuietly("sh", "-c", "echo " + cookies + " > /proc/sys/net/ipv4/tcp_syncookies");
+            shell.runQuietly(
+                "sh", "-c", "echo " + cookies + " > /proc/sys/net/ipv4/tcp_syncookies");
           }
         };
     try {
@@ -305,8 +306,7 @@ public final class KafkaFaults implements AutoCloseable {
     }
     String portsBefore = ports(NamespaceShell.inspect(container));
     long t0 = System.nanoTime();
-    // A minute for the controlled shutdown, as a broker's stop script allows it.
-    docker.stopContainerCmd(id).withTimeout(60).exec();
+    stopBroker(docker, id);
     long t1 = System.nanoTime();
     docker.startContainerCmd(id).exec();
     List<NetworkFault> gone;
@@ -333,6 +333,44 @@ public final class KafkaFaults implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("restart: interrupted waiting for the election", e);
+    }
+  }
+
+  /**
+   * Stops the broker with a controlled shutdown. The signal goes to the broker's JVM, not to the
+   * container's first process: Testcontainers' Kafka modules start the broker under {@code sh -c},
+   * which as process 1 ignores {@code SIGTERM}, so {@code docker stop} would wait out its timeout
+   * and kill the broker without one. The container ends with its broker; a minute later it is
+   * stopped regardless.
+   */
+  private void stopBroker(DockerClient docker, String id) {
+    try {
+      container.execInContainerWithUser(
+          "0",
+          "sh",
+          "-c",
+          "for p in /proc/[0-9]*; do [ \"${p#/proc/}\" = \"$$\" ] && continue;"
+              + " tr '\\000' ' ' < \"$p/cmdline\" 2>/dev/null | grep -q ' kafka[.]Kafka '"
+              + " && kill -TERM \"${p#/proc/}\"; done; true");
+    } catch (IOException e) {
+      // The engine's stop below still ends it.
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (System.nanoTime() < deadline
+        && Boolean.TRUE.equals(docker.inspectContainerCmd(id).exec().getState().getRunning())) {
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    try {
+      docker.stopContainerCmd(id).withTimeout(10).exec();
+    } catch (NotModifiedException e) {
+      // Stopped already, as it should be.
     }
   }
 

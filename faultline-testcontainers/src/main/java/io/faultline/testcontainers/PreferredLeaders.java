@@ -9,8 +9,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.ElectionType;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.errors.ElectionNotNeededException;
 
 /**
@@ -21,6 +23,35 @@ import org.apache.kafka.common.errors.ElectionNotNeededException;
 final class PreferredLeaders {
 
   private PreferredLeaders() {}
+
+  /**
+   * Whether the metadata the brokers hand out names each elected partition's preferred replica as
+   * its leader: then clients that refresh their metadata go to it.
+   */
+  private static boolean visible(Admin admin, Set<TopicPartition> elected)
+      throws ExecutionException, TimeoutException, InterruptedException {
+    if (elected.isEmpty()) {
+      return true;
+    }
+    Set<String> topics = new HashSet<>();
+    elected.forEach(tp -> topics.add(tp.topic()));
+    Map<String, TopicDescription> described =
+        admin.describeTopics(topics).allTopicNames().get(5, TimeUnit.SECONDS);
+    for (TopicPartition tp : elected) {
+      TopicPartitionInfo info =
+          described.get(tp.topic()).partitions().stream()
+              .filter(p -> p.partition() == tp.partition())
+              .findFirst()
+              .orElse(null);
+      if (info == null
+          || info.leader() == null
+          || info.replicas().isEmpty()
+          || info.leader().id() != info.replicas().get(0).id()) {
+        return false;
+      }
+    }
+    return true;
+  }
 
   /**
    * Elects until done or {@code timeout}; returns the partitions whose leadership moved.
@@ -36,8 +67,8 @@ final class PreferredLeaders {
       try {
         Map<TopicPartition, Optional<Throwable>> result =
             admin.electLeaders(ElectionType.PREFERRED, null).partitions().get(5, TimeUnit.SECONDS);
-        Map<TopicPartition, Throwable> pending = new java.util.TreeMap<>(
-            java.util.Comparator.comparing(TopicPartition::toString));
+        Map<TopicPartition, Throwable> pending =
+            new java.util.TreeMap<>(java.util.Comparator.comparing(TopicPartition::toString));
         result.forEach(
             (tp, error) -> {
               if (error.isEmpty()) {
@@ -46,10 +77,10 @@ final class PreferredLeaders {
                 pending.put(tp, error.get());
               }
             });
-        if (pending.isEmpty()) {
+        if (pending.isEmpty() && visible(admin, elected)) {
           return elected;
         }
-        lastProblem = pending;
+        lastProblem = pending.isEmpty() ? "the new leaders are not in the metadata yet" : pending;
       } catch (ExecutionException e) {
         lastProblem = e.getCause();
       } catch (TimeoutException e) {

@@ -75,10 +75,7 @@ class KafkaFaultsTest {
 
   private static KafkaProducer<byte[], byte[]> producer(String bootstrap, String id) {
     return new KafkaProducer<>(
-        Map.of(
-            "bootstrap.servers", bootstrap,
-            "client.id", "faults-" + id,
-            "acks", "all"),
+        Map.of("bootstrap.servers", bootstrap, "client.id", "faults-" + id, "acks", "all"),
         new ByteArraySerializer(),
         new ByteArraySerializer());
   }
@@ -101,9 +98,10 @@ class KafkaFaultsTest {
 
   private static boolean hostCanEnter() {
     try {
-      Process p = new ProcessBuilder("sh", "-c", "[ $(id -u) = 0 ] && command -v nsenter nft")
-          .redirectErrorStream(true)
-          .start();
+      Process p =
+          new ProcessBuilder("sh", "-c", "[ $(id -u) = 0 ] && command -v nsenter nft")
+              .redirectErrorStream(true)
+              .start();
       return p.waitFor() == 0;
     } catch (Exception e) {
       return false;
@@ -194,9 +192,12 @@ class KafkaFaultsTest {
       try (KafkaConsumer<byte[], byte[]> consumer =
           new KafkaConsumer<>(
               Map.of(
-                  "bootstrap.servers", bootstrap(c),
-                  "group.id", "slow-" + UUID.randomUUID(),
-                  "auto.offset.reset", "earliest"),
+                  "bootstrap.servers",
+                  bootstrap(c),
+                  "group.id",
+                  "slow-" + UUID.randomUUID(),
+                  "auto.offset.reset",
+                  "earliest"),
               new ByteArrayDeserializer(),
               new ByteArrayDeserializer())) {
         consumer.subscribe(List.of(topic));
@@ -288,7 +289,10 @@ class KafkaFaultsTest {
                     AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
                     "30000"))) {
       String topic = "restart-" + UUID.randomUUID();
-      admin.createTopics(List.of(new NewTopic(topic, 6, (short) 3))).all().get(60, TimeUnit.SECONDS);
+      admin
+          .createTopics(List.of(new NewTopic(topic, 6, (short) 3)))
+          .all()
+          .get(60, TimeUnit.SECONDS);
       awaitPreferredLeaders(admin, topic);
       int restarted = preferredLeader(describe(admin, topic).partitions().get(0));
 
@@ -316,7 +320,11 @@ class KafkaFaultsTest {
   }
 
   private static TopicDescription describe(Admin admin, String topic) throws Exception {
-    return admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic);
+    return admin
+        .describeTopics(List.of(topic))
+        .allTopicNames()
+        .get(30, TimeUnit.SECONDS)
+        .get(topic);
   }
 
   private static void awaitPreferredLeaders(Admin admin, String topic) throws Exception {
