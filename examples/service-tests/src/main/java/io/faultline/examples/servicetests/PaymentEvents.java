@@ -23,14 +23,28 @@ public final class PaymentEvents implements AutoCloseable {
 
   /** A producer for instance {@code instance} of the service. */
   public PaymentEvents(String bootstrapServers, String instance) {
+    this(bootstrapServers, instance, Duration.ofMillis(100), Duration.ofSeconds(2));
+  }
+
+  /**
+   * A producer whose reconnect backoff grows from {@code backoff} to {@code maxBackoff}. Equal
+   * values leave no room for jitter: every instance retries on the same schedule.
+   */
+  public PaymentEvents(
+      String bootstrapServers, String instance, Duration backoff, Duration maxBackoff) {
     this.producer =
         new KafkaProducer<>(
             Map.of(
-                "bootstrap.servers", bootstrapServers,
-                "client.id", "payments-" + instance,
-                "acks", "all",
-                "reconnect.backoff.ms", "100",
-                "reconnect.backoff.max.ms", "2000"),
+                "bootstrap.servers",
+                bootstrapServers,
+                "client.id",
+                "payments-" + instance,
+                "acks",
+                "all",
+                "reconnect.backoff.ms",
+                Long.toString(backoff.toMillis()),
+                "reconnect.backoff.max.ms",
+                Long.toString(maxBackoff.toMillis())),
             new StringSerializer(),
             new StringSerializer());
   }
