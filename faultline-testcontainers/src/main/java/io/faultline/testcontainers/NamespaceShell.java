@@ -56,7 +56,8 @@ final class NamespaceShell {
       return new NamespaceShell(container, Via.CONTAINER, null);
     }
     String pid = String.valueOf(info.getState().getPidLong());
-    List<String> hostProblems = allowHost ? hostProblems(pid, tools) : List.of("not allowed");
+    List<String> hostProblems =
+        allowHost ? hostProblems(pid, info.getId(), tools) : List.of("not allowed");
     if (hostProblems.isEmpty()) {
       return new NamespaceShell(container, Via.HOST, pid);
     }
@@ -152,13 +153,13 @@ final class NamespaceShell {
     return missing;
   }
 
-  private static List<String> hostProblems(String pid, String... tools) {
+  private static List<String> hostProblems(String pid, String containerId, String... tools) {
     List<String> problems = new ArrayList<>();
     if (!isRoot()) {
       problems.add("this JVM is not root");
     }
-    if (!Files.exists(Path.of("/proc", pid, "ns", "net"))) {
-      problems.add("the container's process " + pid + " is not visible here");
+    if (!isContainersProcess(pid, containerId)) {
+      problems.add("the container's process " + pid + " is not on this host");
     }
     List<String> wanted = new ArrayList<>(List.of("nsenter"));
     wanted.addAll(Arrays.asList(tools));
@@ -168,6 +169,20 @@ final class NamespaceShell {
       }
     }
     return problems;
+  }
+
+  /**
+   * Whether process {@code pid} here is the container's: with a remote engine (or one in a VM) the
+   * engine's pid names some unrelated local process, whose namespace must not be touched. Its
+   * control groups name the container (e.g. {@code /docker/<id>}, {@code docker-<id>.scope}).
+   */
+  private static boolean isContainersProcess(String pid, String containerId) {
+    try {
+      return Files.exists(Path.of("/proc", pid, "ns", "net"))
+          && Files.readString(Path.of("/proc", pid, "cgroup")).contains(containerId);
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
   }
 
   private static boolean isRoot() {
