@@ -61,34 +61,39 @@ public final class KafkaFaults implements AutoCloseable {
   private final ContainerState container;
   private final boolean allowHost;
   private final String device;
-  private final List<NetworkFault> held = new ArrayList<>();
+  // Shared with the variants made by insideContainerOnly() and onInterface(): closing any closes
+  // all.
+  private final List<NetworkFault> held;
 
-  private KafkaFaults(ContainerState container, boolean allowHost, String device) {
+  private KafkaFaults(
+      ContainerState container, boolean allowHost, String device, List<NetworkFault> held) {
     this.container = Objects.requireNonNull(container, "container");
     this.allowHost = allowHost;
     this.device = device;
+    this.held = held;
   }
 
   /** Faults on the broker in {@code container}, which must be started before a fault is made. */
   public static KafkaFaults on(ContainerState container) {
-    return new KafkaFaults(container, true, "eth0");
+    return new KafkaFaults(container, true, "eth0", new ArrayList<>());
   }
 
   /**
    * The same faults, run only inside the container: never through {@code nsenter} from the host, as
    * on an engine the tests do not run beside (Docker Desktop, a remote engine, Testcontainers
-   * Cloud). Use it to see in a local run what a CI engine will refuse.
+   * Cloud). Use it to see in a local run what a CI engine will refuse. It shares this one's faults:
+   * closing either closes all.
    */
   public KafkaFaults insideContainerOnly() {
-    return new KafkaFaults(container, false, device);
+    return new KafkaFaults(container, false, device, held);
   }
 
   /**
    * The same faults, with {@link #slowLink} on {@code interfaceName} instead of {@code eth0} (a
-   * container on several networks has one interface per network).
+   * container on several networks has one interface per network). It shares this one's faults.
    */
   public KafkaFaults onInterface(String interfaceName) {
-    return new KafkaFaults(container, allowHost, Objects.requireNonNull(interfaceName));
+    return new KafkaFaults(container, allowHost, Objects.requireNonNull(interfaceName), held);
   }
 
   /**
