@@ -43,6 +43,19 @@ public final class LocalImages {
     return ensure("kafka", TestPaths.kafkaDockerDir());
   }
 
+  /**
+   * The Kafka broker image laid out as {@code apache/kafka} and {@code confluentinc/cp-kafka} are,
+   * for Testcontainers' own {@code KafkaContainer} and {@code ConfluentKafkaContainer}: built FROM
+   * {@link #kafka()}, so it follows it and downloads nothing.
+   */
+  public static String kafkaWithOfficialLayout() {
+    String base = kafka();
+    return ensure(
+        "kafka-official-layout",
+        TestPaths.kafkaDockerDir().resolveSibling("kafka-apache-layout"),
+        Map.of("KAFKA_IMAGE", base));
+  }
+
   /** What happened the first time {@code tag} was ensured in this JVM, or null if never. */
   public static Outcome outcome(String tag) {
     return ENSURED.get(tag);
@@ -77,7 +90,16 @@ public final class LocalImages {
   }
 
   static synchronized String ensure(String name, Path context) {
+    return ensure(name, context, Map.of());
+  }
+
+  /** Builds with {@code args} as build arguments; a derived image's base tag is one of them. */
+  static synchronized String ensure(String name, Path context, Map<String, String> args) {
     String tag = tag(name, context);
+    if (!args.isEmpty()) {
+      // The base image's tag carries its own content hash: a new base means a new derived image.
+      tag += "-" + Integer.toHexString(new java.util.TreeMap<>(args).toString().hashCode());
+    }
     if (ENSURED.containsKey(tag)) {
       return tag;
     }
@@ -87,14 +109,16 @@ public final class LocalImages {
       System.out.println("[faultline-it] reusing image " + tag);
       return tag;
     }
-    String base = BaseImage.resolve(docker);
+    String base = args.getOrDefault("KAFKA_IMAGE", BaseImage.resolve(docker));
     System.out.println("[faultline-it] building image " + tag + " from " + base + " ...");
     long start = System.nanoTime();
     try {
-      new ImageFromDockerfile(tag, false)
-          .withDockerfile(context.resolve("Dockerfile"))
-          .withBuildArg("BASE_IMAGE", base)
-          .get();
+      ImageFromDockerfile image =
+          new ImageFromDockerfile(tag, false)
+              .withDockerfile(context.resolve("Dockerfile"))
+              .withBuildArg("BASE_IMAGE", base);
+      args.forEach(image::withBuildArg);
+      image.get();
     } catch (Exception e) {
       throw new IllegalStateException(
           "could not build "

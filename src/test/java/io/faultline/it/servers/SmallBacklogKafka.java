@@ -99,7 +99,8 @@ public final class SmallBacklogKafka implements AutoCloseable {
     ContainerLogs.awaitCount(c, DockerKafkaCluster.STARTED, before + 1, Duration.ofMinutes(2));
   }
 
-  private GenericContainer<?> container(int id) {
+  /** Node {@code id}'s container (1-based), for faults made on it. */
+  public GenericContainer<?> container(int id) {
     return containers.get(id - 1);
   }
 
