@@ -67,9 +67,32 @@ class KafkaBrokerWithAgentTest {
 
   @Test
   void aTwoNodeQuorumStartsAsFastAsWithoutTheAgentAndReplicates() throws Exception {
-    double without = startQuorum("quorum-without", null, null);
-    int[] ports = {Http.freePort(), Http.freePort()};
-    startQuorum("quorum-with", ports, without);
+    double without = portsAllowing(() -> startQuorum("quorum-without", null, null));
+    portsAllowing(
+        () -> startQuorum("quorum-with", new int[] {Http.freePort(), Http.freePort()}, without));
+  }
+
+  /** A start that picks its ports anew each time. */
+  @FunctionalInterface
+  private interface QuorumStart {
+    double run() throws Exception;
+  }
+
+  /**
+   * Runs {@code start}, again with new ports (up to three times) when a node could not bind one: a
+   * port found free a moment ago may be taken by another process before the node binds it.
+   */
+  private static double portsAllowing(QuorumStart start) throws Exception {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return start.run();
+      } catch (AssertionError e) {
+        if (attempt == 3 || !String.valueOf(e.getMessage()).contains("Address already in use")) {
+          throw e;
+        }
+        System.out.println("[faultline-it] a quorum port was taken meanwhile; new ports");
+      }
+    }
   }
 
   /**
