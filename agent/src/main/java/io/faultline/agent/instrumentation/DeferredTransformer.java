@@ -53,9 +53,14 @@ public final class DeferredTransformer implements ClassFileTransformer {
      */
     List<InstrumentationModule> modulesFor(String className, ClassLoader loader, byte[] classFile);
 
-    /** Asks each of {@code modules} in turn. */
+    /**
+     * Asks each of {@code modules} in turn, except those that weave JDK classes: they are woven by
+     * retransformation, never late, so asking them would only cost the loading thread their look at
+     * the class file.
+     */
     static Gate of(List<InstrumentationModule> modules) {
-      List<InstrumentationModule> copy = List.copyOf(modules);
+      List<InstrumentationModule> copy =
+          modules.stream().filter(m -> m.bootstrapClasses().isEmpty()).toList();
       // One shared list per module: most early classes are gated by exactly one.
       List<List<InstrumentationModule>> alone = copy.stream().map(List::of).toList();
       return (name, loader, bytes) -> {

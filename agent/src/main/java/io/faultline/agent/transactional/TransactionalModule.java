@@ -56,8 +56,45 @@ public final class TransactionalModule implements InstrumentationModule {
   @Override
   public boolean mayWeave(String className, ClassLoader loader, byte[] classFile) {
     return loader != null
-        && !className.startsWith("org.springframework.")
+        && !isLibrary(className)
         && ClassFileBytes.contains(classFile, TRANSACTIONAL_DESCRIPTOR_END);
+  }
+
+  /**
+   * Libraries whose own classes are never an application's transactional ones: Spring's, and the
+   * ones the agent instruments, whose hundreds of classes load while it starts. Decided by name,
+   * before the class file is read.
+   */
+  private static boolean isLibrary(String name) {
+    for (String prefix : LIBRARIES) {
+      if (startsWithPackage(name, prefix)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static final List<String> LIBRARIES =
+      List.of(
+          "org.springframework.",
+          "org.apache.kafka.",
+          "org.jooq.",
+          "com.zaxxer.hikari.",
+          "org.postgresql.");
+
+  /** Whether {@code name}, binary (dots) or internal (slashes), starts with {@code prefix}. */
+  private static boolean startsWithPackage(String name, String prefix) {
+    if (name.length() < prefix.length()) {
+      return false;
+    }
+    for (int i = 0; i < prefix.length(); i++) {
+      char c = name.charAt(i);
+      char p = prefix.charAt(i);
+      if (c != p && !(p == '.' && c == '/')) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -66,7 +103,7 @@ public final class TransactionalModule implements InstrumentationModule {
    */
   @Override
   public boolean mayMatch(String internalName, ClassLoader loader, byte[] classFile) {
-    if (loader == null || internalName.startsWith("org/springframework/")) {
+    if (loader == null || isLibrary(internalName)) {
       return false;
     }
     for (byte[] descriptor : TransactionalAnnotations.descriptors()) {
