@@ -137,6 +137,34 @@ public final class AgentConfigKeys implements ConfigKeyCatalog {
               + " listener (a broker's clients): faultline.host.tcp.accepted and"
               + " CLIENTS_WITHOUT_WINDOW_SCALING, naming the clients. 0s: never.");
 
+  /** Where OTLP metrics go. */
+  public static final ConfigKey<String> OTLP_ENDPOINT =
+      ConfigKey.string(
+          "otlp.endpoint",
+          "",
+          "otlp",
+          "OTLP/HTTP collector to export Faultline's metrics to (JSON encoding), e.g."
+              + " http://collector:4318 (/v1/metrics is added) or the full metrics URL; empty:"
+              + " OTEL_EXPORTER_OTLP_METRICS_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT when set, else"
+              + " no OTLP export. OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES name the resource.");
+
+  /** How often OTLP metrics are exported. */
+  public static final ConfigKey<Duration> OTLP_INTERVAL =
+      ConfigKey.duration(
+          "otlp.interval",
+          Duration.ofSeconds(60),
+          "otlp",
+          "Time between two OTLP exports (cumulative temporality); at its default,"
+              + " OTEL_METRIC_EXPORT_INTERVAL (milliseconds) applies when set.");
+
+  /** Extra headers of OTLP requests. */
+  public static final ConfigKey<String> OTLP_HEADERS =
+      ConfigKey.secret(
+          "otlp.headers",
+          "otlp",
+          "Extra headers of OTLP requests as key=value,key=value (e.g. an authorization"
+              + " token); empty: OTEL_EXPORTER_OTLP_HEADERS. Never shown.");
+
   /** Public so {@link java.util.ServiceLoader} can create it. */
   public AgentConfigKeys() {}
 
@@ -154,6 +182,9 @@ public final class AgentConfigKeys implements ConfigKeyCatalog {
         MODULE_ERROR_LIMIT,
         DOCTOR_INTERVAL,
         LISTENER_INTERVAL,
-        CLIENTS_INTERVAL);
+        CLIENTS_INTERVAL,
+        OTLP_ENDPOINT,
+        OTLP_INTERVAL,
+        OTLP_HEADERS);
   }
 }

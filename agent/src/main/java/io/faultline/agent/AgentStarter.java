@@ -5,6 +5,7 @@ import io.faultline.agent.export.BuiltInSections;
 import io.faultline.agent.export.EndpointSetup;
 import io.faultline.agent.export.FindingsJson;
 import io.faultline.agent.export.MicrometerWatcher;
+import io.faultline.agent.export.OtlpExporter;
 import io.faultline.agent.export.PrometheusScrape;
 import io.faultline.agent.export.ScrapeEndpoint;
 import io.faultline.agent.export.StatusPage;
@@ -286,6 +287,12 @@ final class AgentStarter {
     if (endpoint != null) {
       runtime.setEndpointPort(endpoint.port());
     }
+    step(
+        err,
+        "starting the OTLP export",
+        () ->
+            OtlpExporter.start(
+                config, registry, () -> runtime.phaseMeters().orElse(null), runtime.scheduler()));
 
     if (config.isFeatureEnabled(HostConfigKeys.FEATURE)) {
       step(err, "binding host TCP meters", () -> new HostTcpMetrics().bindTo(registry));
