@@ -82,27 +82,18 @@ public final class ForeignTcpInfoReader implements TcpInfoReader {
 
   @Override
   public Outcome<TcpInfo> read(int fd) {
-    if (fd < 0) {
-      return Outcome.unavailable("no file descriptor (" + fd + ")");
-    }
-    Scratch s = scratch.get();
-    s.len[0] = s.buf.length;
-    int rc;
-    try {
-      rc = (int) call.invokeExact(s.state, fd, IPPROTO_TCP, TCP_INFO, s.buf, s.len);
-    } catch (Throwable e) {
-      return Outcome.unavailable("getsockopt(" + fd + ", TCP_INFO) failed: " + e);
-    }
-    if (rc != 0) {
-      return Outcome.unavailable(
-          "getsockopt(" + fd + ", TCP_INFO) failed: " + describe(errnoOf(s)));
-    }
     // Parsed into a fresh value before the buffer is reused by this thread's next sample.
-    return TcpInfo.parse(ByteBuffer.wrap(s.buf), Math.min(s.len[0], s.buf.length));
+    return whole(fd, TcpInfo::parse);
   }
 
   @Override
   public Outcome<ListenQueue> listenQueue(int fd) {
+    return whole(fd, ListenQueue::parse);
+  }
+
+  /** The whole struct of {@code fd} into this thread's buffer, then decoded by {@code decode}. */
+  private <T> Outcome<T> whole(
+      int fd, java.util.function.BiFunction<ByteBuffer, Integer, Outcome<T>> decode) {
     if (fd < 0) {
       return Outcome.unavailable("no file descriptor (" + fd + ")");
     }
@@ -118,7 +109,7 @@ public final class ForeignTcpInfoReader implements TcpInfoReader {
       return Outcome.unavailable(
           "getsockopt(" + fd + ", TCP_INFO) failed: " + describe(errnoOf(s)));
     }
-    return ListenQueue.parse(ByteBuffer.wrap(s.buf), Math.min(s.len[0], s.buf.length));
+    return decode.apply(ByteBuffer.wrap(s.buf), Math.min(s.len[0], s.buf.length));
   }
 
   /** Reads the struct only up to {@code tcpi_bytes_acked}. */
