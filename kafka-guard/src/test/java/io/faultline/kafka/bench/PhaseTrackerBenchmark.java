@@ -40,6 +40,7 @@ public class PhaseTrackerBenchmark {
   private ConnectionPhaseTracker timers;
   private ConnectionPhaseTracker stats;
   private long sink;
+  private final TrackedRequests requests = new TrackedRequests();
   private int correlation;
   private long time;
   private long acked = ConnectionPhaseTracker.SYN_OCTETS;
@@ -91,16 +92,7 @@ public class PhaseTrackerBenchmark {
   }
 
   private long request(ConnectionPhaseTracker tracker, long t0) {
-    int c = correlation++;
-    tracker.requestCreated(c, (short) 0, true, t0);
-    tracker.bytesWritten(t0 + 10);
-    tracker.sendCompleted(1_000, t0 + 20);
-    acked += 1_000;
-    if (tracker.awaitingDelivery()) {
-      tracker.tcpSample(acked, t0 + 30);
-    }
-    tracker.responseStarted(t0 + 40);
-    return tracker.responseCompleted(c, t0 + 50);
+    return requests.request(tracker, t0);
   }
 
   /** Tracker bookkeeping only, timestamps given (what the tracker itself costs). */

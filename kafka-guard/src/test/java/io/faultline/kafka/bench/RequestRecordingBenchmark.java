@@ -41,9 +41,8 @@ public class RequestRecordingBenchmark {
   public abstract static class Client {
     private Recording jfr;
     private ConnectionPhaseTracker tracker;
-    private int correlation;
+    private final TrackedRequests requests = new TrackedRequests();
     private long time;
-    private long acked = ConnectionPhaseTracker.SYN_OCTETS;
 
     abstract String slowerThan();
 
@@ -76,17 +75,7 @@ public class RequestRecordingBenchmark {
 
     /** The six tracker events of one request, timestamps given. */
     long request() {
-      long t0 = time += 100;
-      int c = correlation++;
-      tracker.requestCreated(c, (short) 0, true, t0);
-      tracker.bytesWritten(t0 + 10);
-      tracker.sendCompleted(1_000, t0 + 20);
-      acked += 1_000;
-      if (tracker.awaitingDelivery()) {
-        tracker.tcpSample(acked, t0 + 30);
-      }
-      tracker.responseStarted(t0 + 40);
-      return tracker.responseCompleted(c, t0 + 50);
+      return requests.request(tracker, time += 100);
     }
   }
 
