@@ -43,11 +43,49 @@ public interface KafkaCluster extends AutoCloseable {
           .createTopics(List.of(new NewTopic(name, partitions, replicas)))
           .all()
           .get(60, TimeUnit.SECONDS);
+      awaitLeadersOnEveryNode(name, partitions);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     } catch (ExecutionException | TimeoutException e) {
       throw new IllegalStateException("could not create topic " + name, e);
+    }
+  }
+
+  /**
+   * Waits until every node's metadata has a leader for every partition of {@code name}: a topic
+   * created through one node reaches the others' metadata a moment later, and a client that asks
+   * another node first gets {@code UnknownTopicOrPartitionException} (seen in a 3-node run).
+   */
+  private void awaitLeadersOnEveryNode(String name, int partitions)
+      throws InterruptedException, TimeoutException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    for (KafkaNode node : nodes()) {
+      Map<String, Object> config =
+          Map.of(
+              AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+              node.address().getHostString() + ":" + node.address().getPort());
+      try (Admin one = Admin.create(config)) {
+        while (true) {
+          try {
+            var description =
+                one.describeTopics(List.of(name))
+                    .allTopicNames()
+                    .get(10, TimeUnit.SECONDS)
+                    .get(name);
+            if (description.partitions().size() == partitions
+                && description.partitions().stream().allMatch(p -> p.leader() != null)) {
+              break;
+            }
+          } catch (ExecutionException notYet) {
+            // the node does not know the topic yet
+          }
+          if (System.nanoTime() > deadline) {
+            throw new TimeoutException("topic " + name + " has no leaders on " + node.address());
+          }
+          Thread.sleep(100);
+        }
+      }
     }
   }
 
