@@ -45,6 +45,8 @@ public final class ListenerQueues implements MeterBinder, AutoCloseable {
   // Port to descriptor, as last listed; read and written by the sampling thread only.
   private Map<Integer, Integer> byPort;
   private int samplesSinceListing;
+  private long lastOverflows = -1;
+  private final ProcFs proc = ProcFs.system();
   private volatile MeterRegistry registry;
 
   /** One listener's latest queue and its gauges. */
@@ -92,6 +94,7 @@ public final class ListenerQueues implements MeterBinder, AutoCloseable {
     }
     samplesSinceListing++;
     List<Finding> full = new ArrayList<>();
+    long overflowsSince = overflowsSinceLastSample();
     int read = 0;
     for (Map.Entry<Integer, Integer> e : byPort.entrySet()) {
       int port = e.getKey();
@@ -122,6 +125,7 @@ public final class ListenerQueues implements MeterBinder, AutoCloseable {
                 .evidence("port", port)
                 .evidence("queue", q.depth())
                 .evidence("limit", q.limit())
+                .evidence("namespace_listen_overflows_since_last_sample", overflowsSince)
                 .build());
       }
     }
@@ -133,6 +137,20 @@ public final class ListenerQueues implements MeterBinder, AutoCloseable {
     }
     findings.replaceAll(SOURCE, full);
     return read;
+  }
+
+  /**
+   * The network namespace's {@code ListenOverflows} since the previous sample (-1 when unknown):
+   * the host's counter names no listener, so a full queue's finding carries it as evidence.
+   */
+  private long overflowsSinceLastSample() {
+    java.util.OptionalLong now = NetCounters.read(proc).get("TcpExt.ListenOverflows");
+    if (now.isEmpty()) {
+      return -1;
+    }
+    long before = lastOverflows;
+    lastOverflows = now.getAsLong();
+    return before < 0 ? -1 : Math.max(0, now.getAsLong() - before);
   }
 
   private boolean stillListening() {

@@ -60,7 +60,13 @@ class ListenerQueuesTest {
       assertThat(findings.active())
           .filteredOn(ListenerQueuesTest::queueFull)
           .singleElement()
-          .satisfies(f -> assertThat(f.subject()).isEqualTo("port " + stormedPort));
+          .satisfies(
+              f -> {
+                assertThat(f.subject()).isEqualTo("port " + stormedPort);
+                // The host's counter, which names no listener, beside the named full queue.
+                assertThat(f.evidence())
+                    .containsKey("namespace_listen_overflows_since_last_sample");
+              });
       assertThat(
               registry
                   .get("faultline.host.tcp.listener.queue")
