@@ -29,6 +29,9 @@ record OtlpSettings(
     URI url;
     if (!endpoint.isEmpty()) {
       url = metricsUrl(endpoint);
+    } else if (grpc(env)) {
+      // The SDK's endpoint then speaks gRPC (port 4317); this exporter speaks OTLP/HTTP only.
+      return Optional.empty();
     } else if (!env.getOrDefault("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT", "").isBlank()) {
       url = URI.create(env.get("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT").strip());
     } else if (!env.getOrDefault("OTEL_EXPORTER_OTLP_ENDPOINT", "").isBlank()) {
@@ -59,6 +62,15 @@ record OtlpSettings(
     resource.putIfAbsent("service.name", "unknown_service:java");
     resource.putIfAbsent("telemetry.sdk.name", "faultline");
     return Optional.of(new OtlpSettings(url, interval, pairs(headerText), resource));
+  }
+
+  /** Whether the SDK's variables say its endpoint speaks gRPC. */
+  static boolean grpc(Map<String, String> env) {
+    String protocol =
+        env.getOrDefault(
+            "OTEL_EXPORTER_OTLP_METRICS_PROTOCOL",
+            env.getOrDefault("OTEL_EXPORTER_OTLP_PROTOCOL", ""));
+    return protocol.strip().equalsIgnoreCase("grpc");
   }
 
   /** An endpoint given as the collector's base URL gets the metrics path, as the SDK does. */

@@ -41,6 +41,22 @@ class OtlpSettingsTest {
   }
 
   @Test
+  void anSdkEndpointThatSpeaksGrpcIsLeftAlone() {
+    assertThat(
+            OtlpSettings.from(
+                config(""),
+                Map.of(
+                    "OTEL_EXPORTER_OTLP_ENDPOINT", "http://collector:4317",
+                    "OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")))
+        .isEmpty();
+    assertThat(
+            OtlpSettings.from(
+                config("otlp.endpoint=http://collector:4318"),
+                Map.of("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")))
+        .isPresent();
+  }
+
+  @Test
   void faultlinesOwnKeysWinAndTheMetricsEndpointIsTakenAsItIs() {
     OtlpSettings own =
         OtlpSettings.from(
