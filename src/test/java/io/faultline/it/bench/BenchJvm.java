@@ -19,7 +19,8 @@ final class BenchJvm {
   enum Variant {
     NO_AGENT("no agent"),
     FAULTLINE("Faultline agent"),
-    OTEL("OpenTelemetry agent");
+    OTEL("OpenTelemetry agent"),
+    BOTH("Faultline + OpenTelemetry");
 
     final String label;
 
@@ -70,6 +71,12 @@ final class BenchJvm {
               "-Dotel.metrics.exporter=none",
               "-Dotel.logs.exporter=none",
               "-Dotel.javaagent.logging=none");
+      // Faultline first, as a pod spec's JAVA_TOOL_OPTIONS with the Operator's agent appended is.
+      case BOTH -> {
+        List<String> both = new java.util.ArrayList<>(agentOptions(Variant.FAULTLINE));
+        both.addAll(agentOptions(Variant.OTEL));
+        yield List.copyOf(both);
+      }
     };
   }
 

@@ -452,7 +452,7 @@ final class BenchmarkReport {
               (r.heapBytes() - base.heapBytes()) / 1048576.0));
       cats.add(r.variant());
       values[0][i++] = r.wallMillis();
-      if (r.variant().startsWith("Faultline")) {
+      if (r.variant().startsWith("Faultline,")) {
         double added = r.wallMillis() - base.wallMillis();
         goal(
             "start-up added (" + r.variant() + ")",

@@ -57,6 +57,7 @@ final class StartupBenchmark {
         List.of("-javaagent:" + BenchJvm.faultlineAgent() + "=prometheus.port=0"));
     variants.put("Faultline, endpoint on", List.of());
     variants.put("OpenTelemetry agent", BenchJvm.agentOptions(Variant.OTEL));
+    variants.put("Faultline + OpenTelemetry", BenchJvm.agentOptions(Variant.BOTH));
     Map<String, double[]> walls = new LinkedHashMap<>();
     Map<String, double[]> heaps = new LinkedHashMap<>();
     variants.keySet().forEach(v -> walls.put(v, new double[settings.startupRuns()]));
