@@ -29,9 +29,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * outcome is the one it has without the agent (every acked record consumed exactly once; every
  * committed transaction in the database, nothing of one rolled back), the agent's bookkeeping stays
  * exact (savepoints created = released + rolled back; every top-level transaction counted once;
- * requests timed again after the fault), it suppressed no error of its own, and every finding the
- * fault raised is cleared once it is over. Each prints a {@code CHAOS} line with its figures (see
- * docs/reliability.md).
+ * requests timed again after the fault), it suppressed no error of its own, and every finding about
+ * the service the fault raised is cleared once it is over (the host doctor's are only reported).
+ * Each prints a {@code CHAOS} line with its figures (see docs/reliability.md).
  */
 @ExtendWith(RealServers.class)
 @Tag("chaos")
@@ -193,10 +193,10 @@ class ChaosTest {
         recovered = service.awaitRecoveredAfter(faultEnd, Duration.ofSeconds(90));
         Thread.sleep(STEADY.toMillis());
         long clearStart = System.nanoTime();
-        Set<String> beyond = watch.activeBeyondBaseline();
+        Set<String> beyond = watch.serviceFindingsBeyondBaseline();
         while (!beyond.isEmpty() && System.nanoTime() - clearStart < CLEARED_WITHIN.toNanos()) {
           Thread.sleep(500);
-          beyond = watch.activeBeyondBaseline();
+          beyond = watch.serviceFindingsBeyondBaseline();
         }
         cleared = (System.currentTimeMillis() - faultEnd) / 1000.0;
         raised = watch.raised();
@@ -209,7 +209,9 @@ class ChaosTest {
       stopped.ledger().assertDatabaseMatches(postgres, ChaosService.table(name));
       run.assertBookkeepingExact();
       assertThat(stillActive)
-          .as("findings the fault raised still active %s s after it ended", cleared)
+          .as(
+              "findings about the service the fault raised still active %s s after it ended",
+              cleared)
           .isEmpty();
       return run;
     }

@@ -61,11 +61,27 @@ final class FindingsWatch implements AutoCloseable {
     }
   }
 
-  /** Findings active now that were not in the baseline. */
-  Set<String> activeBeyondBaseline() throws InterruptedException {
+  /**
+   * Findings about the service's own clients, pool and database (Kafka, jOOQ, PostgreSQL, the pool,
+   * its connection churn) active now that were not in the baseline. The host doctor's findings
+   * (ephemeral ports, listen queues, SYN cookies, kernel settings) are left out: they describe the
+   * whole host, which the other builds on a shared machine move, and are only reported.
+   */
+  Set<String> serviceFindingsBeyondBaseline() throws InterruptedException {
     Set<String> now = new TreeSet<>(service.activeFindings());
     now.removeAll(baseline);
+    now.removeIf(f -> !aboutTheService(f));
     return now;
+  }
+
+  /** Whether a finding ({@code ID subject}) is about the service rather than the host. */
+  static boolean aboutTheService(String finding) {
+    return finding.startsWith("KAFKA_")
+        || finding.startsWith("JOOQ_")
+        || finding.startsWith("PG_")
+        || finding.startsWith("POOL_")
+        || finding.startsWith("TX_")
+        || finding.startsWith("NET_CONNECTION_CHURN");
   }
 
   @Override
