@@ -111,6 +111,12 @@ final class DockerKafkaCluster implements KafkaCluster {
     }
 
     @Override
+    public void kill() {
+      // docker kill sends SIGKILL to the container's init, the broker's JVM.
+      docker().killContainerCmd(container.getContainerId()).withSignal("KILL").exec();
+    }
+
+    @Override
     public void start() {
       int before = ContainerLogs.count(container, STARTED);
       docker().startContainerCmd(container.getContainerId()).exec();

@@ -40,6 +40,12 @@ final class DockerPostgres extends PooledPostgresServer {
   }
 
   @Override
+  public void killBackend(int pid) {
+    // The shell's own kill: the image need not have procps.
+    ContainerExec.run(container, "sh", "-c", "kill -9 " + pid);
+  }
+
+  @Override
   protected void stopServer() {
     container.stop();
   }

@@ -196,6 +196,22 @@ final class EmbeddedKafkaCluster implements KafkaCluster {
       }
     }
 
+    @Override
+    public synchronized void kill() {
+      if (process == null || !process.isAlive()) {
+        return;
+      }
+      // The start script execs the broker's JVM, so this is the broker itself.
+      process.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
+      process.destroyForcibly();
+      try {
+        process.waitFor(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+
     void stopQuietly() {
       try {
         unpause();

@@ -41,6 +41,12 @@ final class EmbeddedPostgresServer extends PooledPostgresServer {
   }
 
   @Override
+  public void killBackend(int pid) {
+    // The embedded server's processes are this user's, on this host.
+    ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+  }
+
+  @Override
   protected void stopServer() {
     try {
       postgres.close();

@@ -19,6 +19,12 @@ public interface KafkaNode {
   /** Stops the broker process cleanly (controlled shutdown); the node keeps its data. */
   void stop();
 
+  /**
+   * Kills the broker process at once (SIGKILL, as {@code kill -9}): no controlled shutdown, open
+   * connections reset; the node keeps what reached its log files and {@link #start()} recovers it.
+   */
+  void kill();
+
   /** Starts a stopped node and waits until it serves again. */
   void start();
 

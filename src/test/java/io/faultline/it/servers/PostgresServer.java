@@ -42,6 +42,14 @@ public interface PostgresServer extends AutoCloseable {
     return DriverManager.getConnection(jdbcUrl(), username(), password());
   }
 
+  /**
+   * Kills one server process (a backend's {@code pid}, as {@code pg_backend_pid()} names it) with
+   * SIGKILL, as a crash would: the postmaster then ends every other session, recovers from the
+   * write-ahead log and accepts connections again at the same address (a restart of every backend,
+   * without the container or the port going away).
+   */
+  void killBackend(int pid);
+
   /** Stops the server. */
   @Override
   void close();

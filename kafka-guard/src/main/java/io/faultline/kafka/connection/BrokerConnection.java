@@ -3,6 +3,7 @@ package io.faultline.kafka.connection;
 import io.faultline.core.net.Outcome;
 import io.faultline.core.net.TcpInfo;
 import io.faultline.core.net.TcpInfoReader;
+import io.faultline.core.net.TcpState;
 import io.faultline.kafka.ClientType;
 import java.net.InetSocketAddress;
 import java.util.Objects;
@@ -65,6 +66,11 @@ public final class BrokerConnection {
       if (!info.isAvailable()) {
         return unavailable(info.reason().orElse("TCP_INFO unreadable"));
       }
+      if (handshaking(info.value().orElseThrow().state())) {
+        // Options (window scaling) are negotiated by the handshake: before it ends TCP_INFO shows
+        // none, and a reconnect to a broker that is down would read as "no window scaling".
+        return unavailable("connecting: the TCP handshake has not completed");
+      }
       TcpFacts previous = latest;
       TcpFacts facts =
           TcpFacts.of(info.value().orElseThrow(), previous == null ? null : previous.info());
@@ -74,6 +80,12 @@ public final class BrokerConnection {
     } catch (RuntimeException e) {
       return unavailable("sampling failed: " + e);
     }
+  }
+
+  private static boolean handshaking(TcpState state) {
+    return state == TcpState.SYN_SENT
+        || state == TcpState.SYN_RECV
+        || state == TcpState.NEW_SYN_RECV;
   }
 
   private Outcome<TcpFacts> unavailable(String reason) {

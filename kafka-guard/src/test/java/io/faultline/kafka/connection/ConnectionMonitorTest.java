@@ -37,6 +37,33 @@ class ConnectionMonitorTest {
   }
 
   @Test
+  void aConnectionStillInItsHandshakeIsNotJudged() {
+    var registry = new SimpleMeterRegistry();
+    var recycler =
+        new Recycler(
+            new Recycler.Policy(RecycleMode.ON, 2, Duration.ofMinutes(5), 0.8),
+            (key, reason) -> recycled.add(key));
+    var monitor = new ConnectionMonitor(findings, recycler, registry, () -> now);
+    // A reconnect to a broker that is down: SYN sent, nothing negotiated yet.
+    monitor.add("replicator/2", connection());
+    reader.set(TcpInfos.connecting().build());
+    for (int i = 0; i < 3; i++) {
+      now += 10_000_000_000L;
+      assertThat(monitor.sampleNow("replicator/2")).isEmpty();
+    }
+    assertThat(findings.active()).isEmpty();
+    assertThat(recycled).isEmpty();
+
+    // The broker answers; the connection is judged from then on (one sample: suspect, not yet
+    // recycled, so the three before it were not counted).
+    reader.set(TcpInfos.seed002().build());
+    assertThat(monitor.sampleNow("replicator/2"))
+        .extracting(Finding::id)
+        .containsExactly("KAFKA_WINDOW_SCALING_OFF");
+    monitor.close();
+  }
+
+  @Test
   void raisesRecyclesAndClearsWhenTheConnectionHeals() {
     var registry = new SimpleMeterRegistry();
     var recycler =

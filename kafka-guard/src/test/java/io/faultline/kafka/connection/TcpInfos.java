@@ -21,6 +21,7 @@ final class TcpInfos {
   long sndbufLimited = 0;
   long sndWnd = 3_000_000;
   long rcvWnd = 65_535;
+  TcpState state = TcpState.ESTABLISHED;
 
   static TcpInfos healthy() {
     return new TcpInfos();
@@ -43,6 +44,18 @@ final class TcpInfos {
     return t;
   }
 
+  /** A connect still waiting for the broker's SYN-ACK: no options negotiated yet. */
+  static TcpInfos connecting() {
+    TcpInfos t = new TcpInfos();
+    t.state = TcpState.SYN_SENT;
+    t.options = 0;
+    t.sndWscale = 0;
+    t.rcvWscale = 0;
+    t.rttMicros = 0;
+    t.sndWnd = 0;
+    return t;
+  }
+
   TcpInfos with(java.util.function.Consumer<TcpInfos> change) {
     change.accept(this);
     return this;
@@ -51,7 +64,7 @@ final class TcpInfos {
   TcpInfo build() {
     return new TcpInfo(
         236,
-        TcpState.ESTABLISHED,
+        state,
         options,
         sndWscale,
         rcvWscale,

@@ -1,0 +1,361 @@
+package io.faultline.it.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.faultline.it.servers.Brokers;
+import io.faultline.it.servers.KafkaCluster;
+import io.faultline.it.servers.KafkaNode;
+import io.faultline.it.servers.PostgresServer;
+import io.faultline.it.servers.RealServers;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Faults while a service works ({@link ChaosService}: an idempotent producer, a consumer and jOOQ
+ * transactions with nested savepoints, the agent attached with every feature on): a broker killed
+ * and restarted, a broker paused for longer than the request timeout, PostgreSQL backends
+ * terminated under guarded transactions, the connection pool exhausted. For each, the application's
+ * outcome is the one it has without the agent (every acked record consumed exactly once; every
+ * committed transaction in the database, nothing of one rolled back), the agent's bookkeeping stays
+ * exact (savepoints created = released + rolled back; every top-level transaction counted once;
+ * requests timed again after the fault), it suppressed no error of its own, and every finding about
+ * the service the fault raised is cleared once it is over (the host doctor's are only reported).
+ * Each prints a {@code CHAOS} line with its figures (see docs/reliability.md).
+ */
+@ExtendWith(RealServers.class)
+@Tag("chaos")
+class ChaosTest {
+
+  /** How long the service runs before a fault and after its recovery. */
+  private static final Duration STEADY = Duration.ofSeconds(5);
+
+  /** How long a finding the fault raised may stay active after the recovery. */
+  private static final Duration CLEARED_WITHIN = Duration.ofSeconds(60);
+
+  @Test
+  @Timeout(240)
+  void brokerKilledAndRestarted(
+      @Brokers(value = 1, dedicated = true) KafkaCluster kafka, PostgresServer postgres)
+      throws Exception {
+    KafkaNode node = kafka.node(1);
+    Run run =
+        underFault(
+            kafka,
+            postgres,
+            "broker_kill",
+            service -> {
+              node.kill();
+              // Long enough for every client to notice and retry against the dead address.
+              Thread.sleep(5_000);
+              node.start();
+            });
+    run.assertRequestsTimedAfterRecovery();
+    // A reconnect to a dead broker waits in SYN_SENT, where TCP_INFO shows no options yet: no
+    // window scaling to judge, so nothing about it to report.
+    assertThat(run.raised())
+        .as("window-scaling findings while the broker was down")
+        .noneMatch(f -> f.startsWith("KAFKA_WINDOW_SCALING_OFF"));
+  }
+
+  @Test
+  @Timeout(240)
+  void brokerPausedLongerThanTheRequestTimeout(
+      @Brokers(value = 1, dedicated = true) KafkaCluster kafka, PostgresServer postgres)
+      throws Exception {
+    KafkaNode node = kafka.node(1);
+    Run run =
+        underFault(
+            kafka,
+            postgres,
+            "broker_pause",
+            service -> {
+              node.pause();
+              try {
+                // The service's request.timeout.ms is 10 s.
+                Thread.sleep(30_000);
+              } finally {
+                node.unpause();
+              }
+            });
+    run.assertRequestsTimedAfterRecovery();
+  }
+
+  @Test
+  @Timeout(180)
+  void postgresBackendsTerminatedUnderGuardedTransactions(
+      @Brokers(value = 1, dedicated = true) KafkaCluster kafka, PostgresServer postgres)
+      throws Exception {
+    int[] terminated = {0};
+    Run run =
+        underFault(
+            kafka,
+            postgres,
+            "pg_terminate",
+            service -> {
+              for (int i = 0; i < 8; i++) {
+                terminated[0] += terminateServiceBackends(postgres, service.name());
+                Thread.sleep(1_000);
+              }
+            });
+    System.out.printf(Locale.ROOT, "CHAOS pg_terminate: backends terminated=%d%n", terminated[0]);
+    assertThat(terminated[0]).as("backends terminated inside a transaction").isPositive();
+    assertThat(run.stopped.ledger().failed())
+        .as("transactions the application saw fail before their commit")
+        .isNotEmpty();
+  }
+
+  @Test
+  @Timeout(180)
+  void postgresCrashRestartedWithSavepointsOutstanding(
+      @Brokers(value = 1, dedicated = true) KafkaCluster kafka, PostgresServer postgres)
+      throws Exception {
+    double[] back = {0};
+    Run run =
+        underFault(
+            kafka,
+            postgres,
+            "pg_crash",
+            service -> {
+              // A backend of the service in its middle level's pg_sleep: two levels open, one
+              // savepoint outstanding. SIGKILL makes the postmaster end every session and recover.
+              int pid = serviceBackend(postgres, service.name());
+              long killed = System.nanoTime();
+              postgres.killBackend(pid);
+              awaitAcceptingConnections(postgres);
+              back[0] = (System.nanoTime() - killed) / 1e9;
+            });
+    System.out.printf(
+        Locale.ROOT, "CHAOS pg_crash: accepting connections again %.1fs after the kill%n", back[0]);
+    assertThat(run.stopped.ledger().failed())
+        .as("transactions the application saw fail before their commit")
+        .isNotEmpty();
+  }
+
+  @Test
+  @Timeout(180)
+  void poolExhausted(
+      @Brokers(value = 1, dedicated = true) KafkaCluster kafka, PostgresServer postgres)
+      throws Exception {
+    Run run =
+        underFault(
+            kafka,
+            postgres,
+            "pool_exhausted",
+            service -> {
+              // 16 more threads, each holding a connection 0.5 s, on a pool of 4 that waits 1 s.
+              service.send("exhaust 16 10");
+              Thread.sleep(11_000);
+            });
+    assertThat(run.stopped.ledger().poolTimeouts())
+        .as("transactions refused by the exhausted pool (it was exhausted)")
+        .isPositive();
+  }
+
+  /** A fault applied to the running service; returns when it is over. */
+  private interface Fault {
+    void apply(ChaosService service) throws Exception;
+  }
+
+  /**
+   * Runs the service, applies {@code fault} once it works, waits for it to recover, stops it and
+   * checks the outcome and the agent's bookkeeping.
+   */
+  private static Run underFault(
+      KafkaCluster kafka, PostgresServer postgres, String name, Fault fault) throws Exception {
+    try (ChaosService service = ChaosService.start(kafka, postgres, name)) {
+      service.awaitWorking();
+      Thread.sleep(STEADY.toMillis());
+      double timedBefore;
+      Map<String, long[]> raised;
+      double recovered;
+      double cleared;
+      long faultStart;
+      long faultEnd;
+      Set<String> baseline;
+      Set<String> stillActive;
+      try (FindingsWatch watch = new FindingsWatch(service)) {
+        baseline = watch.baseline();
+        faultStart = System.currentTimeMillis();
+        fault.apply(service);
+        faultEnd = System.currentTimeMillis();
+        timedBefore = requestsTimedNode1(service.metrics());
+        recovered = service.awaitRecoveredAfter(faultEnd, Duration.ofSeconds(90));
+        Thread.sleep(STEADY.toMillis());
+        long clearStart = System.nanoTime();
+        Set<String> beyond = watch.serviceFindingsBeyondBaseline();
+        while (!beyond.isEmpty() && System.nanoTime() - clearStart < CLEARED_WITHIN.toNanos()) {
+          Thread.sleep(500);
+          beyond = watch.serviceFindingsBeyondBaseline();
+        }
+        cleared = (System.currentTimeMillis() - faultEnd) / 1000.0;
+        raised = watch.raised();
+        stillActive = beyond;
+      }
+      ChaosService.Stopped stopped = service.stop();
+      Run run = new Run(name, stopped, timedBefore, raised.keySet());
+      run.print(faultEnd - faultStart, recovered, raised, faultStart, faultEnd, baseline);
+      stopped.ledger().assertEveryAckedRecordConsumedOnce();
+      stopped.ledger().assertDatabaseMatches(postgres, ChaosService.table(name));
+      run.assertBookkeepingExact();
+      assertThat(stillActive)
+          .as(
+              "findings about the service the fault raised still active %s s after it ended",
+              cleared)
+          .isEmpty();
+      return run;
+    }
+  }
+
+  /** Terminates the backends running the service's transactions; returns how many. */
+  private static int terminateServiceBackends(PostgresServer postgres, String name)
+      throws Exception {
+    int count = 0;
+    try (Connection c = postgres.connect();
+        Statement s = c.createStatement();
+        ResultSet r =
+            s.executeQuery(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    + " WHERE pid <> pg_backend_pid() AND state = 'active'"
+                    + " AND query LIKE '%/* "
+                    + ChaosService.table(name)
+                    + " */%'")) {
+      while (r.next()) {
+        if (r.getBoolean(1)) {
+          count++;
+        }
+      }
+    }
+    return count;
+  }
+
+  /** The pid of a backend running the service's transaction, waiting for one (at most 30 s). */
+  private static int serviceBackend(PostgresServer postgres, String name) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (System.nanoTime() < deadline) {
+      try (Connection c = postgres.connect();
+          Statement s = c.createStatement();
+          ResultSet r =
+              s.executeQuery(
+                  "SELECT pid FROM pg_stat_activity WHERE pid <> pg_backend_pid()"
+                      + " AND state = 'active' AND query LIKE '%/* "
+                      + ChaosService.table(name)
+                      + " */%' LIMIT 1")) {
+        if (r.next()) {
+          return r.getInt(1);
+        }
+      }
+      Thread.sleep(5);
+    }
+    throw new AssertionError("no backend of the service found in its transaction");
+  }
+
+  private static void awaitAcceptingConnections(PostgresServer postgres) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (true) {
+      try (Connection c = postgres.connect();
+          Statement s = c.createStatement()) {
+        s.execute("SELECT 1");
+        return;
+      } catch (java.sql.SQLException e) {
+        if (System.nanoTime() > deadline) {
+          throw new AssertionError("PostgreSQL did not come back within 60 s", e);
+        }
+        Thread.sleep(100);
+      }
+    }
+  }
+
+  private static double requestsTimedNode1(PrometheusText metrics) {
+    return metrics.sum("faultline_kafka_request_phase_seconds_count", Map.of("node_id", "1"));
+  }
+
+  /** One fault's outcome. */
+  private record Run(
+      String name, ChaosService.Stopped stopped, double timedAtFaultEnd, Set<String> raised) {
+
+    double meter(String name, Map<String, String> labels) {
+      return stopped.metrics().sum(name, labels);
+    }
+
+    void assertBookkeepingExact() {
+      ChaosLedger ledger = stopped.ledger();
+      assertThat(meter("faultline_agent_errors_total", Map.of()))
+          .as("errors the agent suppressed")
+          .isZero();
+      double created = savepoints("created");
+      assertThat(created).as("savepoints created").isPositive();
+      assertThat(savepoints("released") + savepoints("rolled_back"))
+          .as("savepoints released + rolled back")
+          .isEqualTo(created);
+      assertThat(meter("faultline_jooq_transactions_total", Map.of()))
+          .as(
+              "top-level transactions the guard saw end, against the %d the service began",
+              ledger.transactions())
+          .isEqualTo(ledger.transactions());
+      assertThat(meter("faultline_jooq_transactions_total", Map.of("outcome", "committed")))
+          .as("committed transactions (the service's committed, plus at most its in-doubt ones)")
+          .isBetween(
+              (double) ledger.committed().size(),
+              (double) ledger.committed().size() + ledger.inDoubt().size());
+    }
+
+    double savepoints(String outcome) {
+      return meter("faultline_jooq_savepoints_total", Map.of("outcome", outcome));
+    }
+
+    void assertRequestsTimedAfterRecovery() {
+      assertThat(meter("faultline_kafka_request_phase_seconds_count", Map.of("node_id", "1")))
+          .as("request phases timed for node 1 after it recovered (none left hanging)")
+          .isGreaterThan(timedAtFaultEnd);
+    }
+
+    void print(
+        long faultMillis,
+        double recovered,
+        Map<String, long[]> raised,
+        long faultStart,
+        long faultEnd,
+        Set<String> baseline) {
+      List<String> findings = new ArrayList<>();
+      raised.forEach(
+          (f, t) ->
+              findings.add(
+                  String.format(
+                      Locale.ROOT,
+                      "%s first seen %+.1fs after the fault began, last seen %+.1fs after it ended",
+                      f,
+                      (t[0] - faultStart) / 1000.0,
+                      (t[1] - faultEnd) / 1000.0)));
+      System.out.printf(
+          Locale.ROOT,
+          "CHAOS %s: fault %.1fs, recovered (ack and commit) %.1fs after it ended; %s;"
+              + " savepoints created=%.0f released=%.0f rolled_back=%.0f;"
+              + " guard transactions committed=%.0f rolled_back=%.0f failed=%.0f;"
+              + " agent errors=%.0f; findings raised: %s; baseline: %s%n",
+          name,
+          faultMillis / 1000.0,
+          recovered,
+          stopped.ledger().summary(),
+          savepoints("created"),
+          savepoints("released"),
+          savepoints("rolled_back"),
+          meter("faultline_jooq_transactions_total", Map.of("outcome", "committed")),
+          meter("faultline_jooq_transactions_total", Map.of("outcome", "rolled_back")),
+          meter("faultline_jooq_transactions_total", Map.of("outcome", "failed")),
+          meter("faultline_agent_errors_total", Map.of()),
+          findings.isEmpty() ? "none" : String.join("; ", findings),
+          baseline);
+    }
+  }
+}
