@@ -2,6 +2,7 @@ package io.faultline.it.jooq;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.faultline.core.finding.Finding;
 import io.faultline.core.finding.Findings;
 import io.faultline.it.servers.PostgresServer;
@@ -199,6 +200,52 @@ class SlruHealthTest {
             + " s (pid "
             + sample.oldestPid()
             + ")");
+  }
+
+  @Test
+  void aPoolWithNoConnectionToLendIsNotAnUnreachableDatabase(PostgresServer postgres)
+      throws Exception {
+    Findings findings = new Findings(Duration.ZERO, Clock.systemUTC(), System.getLogger("it"));
+    try (HikariDataSource pool =
+            postgres.newPool(
+                c -> {
+                  c.setMaximumPoolSize(1);
+                  c.setConnectionTimeout(500);
+                });
+        Connection held = pool.getConnection();
+        PostgresHealthMetrics health =
+            PostgresHealthMetrics.builder(pool)
+                .interval(Duration.ofHours(1))
+                .findings(findings)
+                .build()) {
+      assertThat(held.isValid(1)).isTrue();
+      assertThat(health.pollNow()).as("no connection to lend: no sample").isNull();
+      assertThat(findings.active())
+          .extracting(Finding::id)
+          .doesNotContain(HealthFindingTypes.UNREACHABLE.id());
+    }
+    // A pool whose database cannot be reached times out with that failure as the cause: reported.
+    try (HikariDataSource down =
+            new HikariDataSource(
+                new com.zaxxer.hikari.HikariConfig() {
+                  {
+                    setJdbcUrl("jdbc:postgresql://127.0.0.1:1/none");
+                    setUsername("u");
+                    setPassword("p");
+                    setConnectionTimeout(1000);
+                    setInitializationFailTimeout(-1);
+                  }
+                });
+        PostgresHealthMetrics health =
+            PostgresHealthMetrics.builder(down)
+                .interval(Duration.ofHours(1))
+                .findings(findings)
+                .build()) {
+      assertThat(health.pollNow()).isNull();
+      assertThat(findings.active())
+          .extracting(Finding::id)
+          .contains(HealthFindingTypes.UNREACHABLE.id());
+    }
   }
 
   @Test

@@ -219,6 +219,11 @@ public final class PostgresHealthMetrics implements MeterBinder, AutoCloseable {
       } catch (SQLException | RuntimeException e) {
         pollsFailed.incrementAndGet();
         dropKept();
+        if (poolBusy(e)) {
+          // The application's pool had no connection to lend (all in use until the pool's own
+          // timeout): that says nothing about the database, so the findings stay as they were.
+          return null;
+        }
         report(
             List.of(
                 Finding.of(HealthFindingTypes.UNREACHABLE, describeTarget())
@@ -236,6 +241,17 @@ public final class PostgresHealthMetrics implements MeterBinder, AutoCloseable {
         }
       }
     }
+  }
+
+  /**
+   * Whether the poll failed only because the application's pool lent no connection in time: a
+   * pool's timeout without a cause (HikariCP gives the last connection failure as the cause when
+   * the database itself cannot be reached).
+   */
+  private boolean poolBusy(Exception e) {
+    return dataSource != null
+        && e instanceof java.sql.SQLTransientConnectionException
+        && e.getCause() == null;
   }
 
   /** What the last successful poll saw, or null. */
