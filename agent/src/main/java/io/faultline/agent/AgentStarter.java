@@ -311,7 +311,7 @@ final class AgentStarter {
     AcceptedConnections accepted =
         new AcceptedConnections(
             SocketFds.forThisProcess(),
-            AgentTcpInfo.reader(),
+            AgentTcpInfo::reader,
             port -> runtime.endpointPort().map(own -> own == port).orElse(false),
             runtime.findings(),
             java.time.Clock.systemUTC());
@@ -334,7 +334,7 @@ final class AgentStarter {
     ListenerQueues queues =
         new ListenerQueues(
             SocketFds.forThisProcess(),
-            AgentTcpInfo.reader(),
+            AgentTcpInfo::reader,
             port -> runtime.endpointPort().map(own -> own == port).orElse(false),
             runtime.findings());
     queues.bindTo(runtime.meters());

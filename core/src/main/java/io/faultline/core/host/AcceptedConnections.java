@@ -23,6 +23,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntPredicate;
+import java.util.function.Supplier;
 
 /**
  * The connections this process accepted on its listeners, seen from its side: at each {@link
@@ -45,7 +46,7 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
   private static final String SOURCE = "host.accepted-connections";
 
   private final SocketFds sockets;
-  private final TcpInfoReader reader;
+  private final Supplier<TcpInfoReader> reader;
   private final IntPredicate ignored;
   private final Findings findings;
   private final Clock clock;
@@ -71,14 +72,15 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
 
   /**
    * @param sockets this process's sockets
-   * @param reader reads each connection's TCP_INFO
+   * @param reader reads each connection's TCP_INFO; asked for only once there is a connection to
+   *     read
    * @param ignored listener ports to leave out (the agent's endpoint)
    * @param findings where the finding goes
    * @param clock for "since when"
    */
   public AcceptedConnections(
       SocketFds sockets,
-      TcpInfoReader reader,
+      Supplier<TcpInfoReader> reader,
       IntPredicate ignored,
       Findings findings,
       Clock clock) {
@@ -117,7 +119,7 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
     int connections = 0;
     int unscaled = 0;
     for (SocketFds.Accepted a : accepted.value().orElseThrow()) {
-      Outcome<TcpInfo> info = reader.read(a.fd());
+      Outcome<TcpInfo> info = reader.get().read(a.fd());
       if (!info.isAvailable()) {
         continue; // closed since the listing
       }

@@ -16,6 +16,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntPredicate;
+import java.util.function.Supplier;
 
 /**
  * The accept queues of this process's own listeners, read from each listening socket's TCP_INFO at
@@ -38,7 +39,7 @@ public final class ListenerQueues implements MeterBinder, AutoCloseable {
   private static final int RELIST_EVERY = 12;
 
   private final SocketFds sockets;
-  private final TcpInfoReader reader;
+  private final Supplier<TcpInfoReader> reader;
   private final IntPredicate ignored;
   private final Findings findings;
   private final Map<Integer, Listener> listeners = new ConcurrentHashMap<>();
@@ -58,12 +59,13 @@ public final class ListenerQueues implements MeterBinder, AutoCloseable {
 
   /**
    * @param sockets this process's sockets
-   * @param reader reads the listening sockets' TCP_INFO
+   * @param reader reads the listening sockets' TCP_INFO; asked for only once there is a socket to
+   *     read (loading it costs a process that never listens nothing)
    * @param ignored ports not to follow (the agent's endpoint)
    * @param findings where {@code LISTENER_QUEUE_FULL} goes
    */
   public ListenerQueues(
-      SocketFds sockets, TcpInfoReader reader, IntPredicate ignored, Findings findings) {
+      SocketFds sockets, Supplier<TcpInfoReader> reader, IntPredicate ignored, Findings findings) {
     this.sockets = Objects.requireNonNull(sockets, "sockets");
     this.reader = Objects.requireNonNull(reader, "reader");
     this.ignored = Objects.requireNonNull(ignored, "ignored");
@@ -102,7 +104,7 @@ public final class ListenerQueues implements MeterBinder, AutoCloseable {
           || (!listeners.containsKey(port) && listeners.size() >= MAX_LISTENERS)) {
         continue;
       }
-      Outcome<ListenQueue> queue = reader.listenQueue(e.getValue());
+      Outcome<ListenQueue> queue = reader.get().listenQueue(e.getValue());
       if (!queue.isAvailable()) {
         continue;
       }
@@ -154,8 +156,8 @@ public final class ListenerQueues implements MeterBinder, AutoCloseable {
   }
 
   private boolean stillListening() {
-    for (Integer fd : byPort.values()) {
-      if (!reader.listenQueue(fd).isAvailable()) {
+    for (Map.Entry<Integer, Integer> e : byPort.entrySet()) {
+      if (!ignored.test(e.getKey()) && !reader.get().listenQueue(e.getValue()).isAvailable()) {
         return false;
       }
     }

@@ -76,7 +76,7 @@ public class AcceptedSweepBenchmark {
       sweeper =
           new AcceptedConnections(
               SocketFds.forThisProcess(),
-              TcpInfoReader.create(),
+              TcpInfoReader::create,
               ignored -> false,
               new Findings(Duration.ZERO, Clock.systemUTC(), System.getLogger("bench")),
               Clock.systemUTC());

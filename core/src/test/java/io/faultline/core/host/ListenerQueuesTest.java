@@ -44,7 +44,8 @@ class ListenerQueuesTest {
       int quietPort = port(quiet);
       int ignoredPort = port(ignoredOne);
       ListenerQueues queues =
-          new ListenerQueues(SocketFds.forThisProcess(), reader, p -> p == ignoredPort, findings);
+          new ListenerQueues(
+              SocketFds.forThisProcess(), () -> reader, p -> p == ignoredPort, findings);
       queues.bindTo(registry);
 
       clients.add(SocketChannel.open(stormed.getLocalAddress()));
