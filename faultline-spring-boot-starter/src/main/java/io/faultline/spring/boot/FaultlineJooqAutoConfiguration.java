@@ -1,0 +1,36 @@
+package io.faultline.spring.boot;
+
+import io.faultline.core.config.FaultlineConfig;
+import io.faultline.core.finding.Findings;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Guards every jOOQ {@code TransactionProvider} bean: Boot's own {@code SpringTransactionProvider}
+ * (Boot 3's {@code org.springframework.boot.autoconfigure.jooq} and Boot 4's {@code
+ * org.springframework.boot.jooq.autoconfigure} alike, since it is matched by jOOQ's interface) or
+ * one the application declares. Nothing happens without jOOQ on the class path, or with {@code
+ * faultline.jooq.guard=false}.
+ */
+@AutoConfiguration(after = FaultlineAutoConfiguration.class)
+@ConditionalOnClass(name = "org.jooq.TransactionProvider")
+public class FaultlineJooqAutoConfiguration {
+
+  /** Created by Spring Boot. */
+  public FaultlineJooqAutoConfiguration() {}
+
+  /**
+   * Static, as post-processors must be: it is created before the other beans, and resolves the
+   * configuration, findings and meter registry only when a provider is there to guard.
+   */
+  @Bean
+  static TransactionProviderGuarding faultlineTransactionProviderGuarding(
+      ObjectProvider<FaultlineConfig> config,
+      ObjectProvider<Findings> findings,
+      ObjectProvider<MeterRegistry> meterRegistry) {
+    return new TransactionProviderGuarding(config, findings, meterRegistry);
+  }
+}
