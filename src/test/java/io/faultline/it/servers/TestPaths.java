@@ -52,6 +52,33 @@ public final class TestPaths {
     return jars.get(0);
   }
 
+  /**
+   * The repackaged Boot 3.5 application the build left in {@code src/test/spring-boot3-app/target}.
+   */
+  public static Path springBoot3AppJar() throws IOException {
+    Path docs = Path.of(System.getProperty("faultline.it.docs.dir", "../../docs"));
+    Path target = docs.resolveSibling("src").resolve("test/spring-boot3-app/target").normalize();
+    java.util.List<Path> jars;
+    try (java.util.stream.Stream<Path> files = Files.list(target)) {
+      jars =
+          files
+              .filter(
+                  p ->
+                      p.getFileName()
+                          .toString()
+                          .matches("faultline-test-spring-boot3-app-.*\\.jar"))
+              .toList();
+    }
+    if (jars.size() != 1) {
+      throw new AssertionError(
+          "expected one jar built by ./mvnw package -pl src/test/spring-boot3-app -am in "
+              + target
+              + ", found "
+              + jars);
+    }
+    return jars.get(0);
+  }
+
   private static Path dir(String property) {
     String value = System.getProperty(property);
     if (value == null) {

@@ -9,8 +9,8 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * With Actuator on the class path: the {@code faultline} endpoint and a {@code faultline} health
- * contributor that lists the active findings as details and stays UP (a finding is advice about
- * the service's database use, not a reason for a load balancer to take it out).
+ * contributor that lists the active findings as details and stays UP (a finding is advice about the
+ * service's database use, not a reason for a load balancer to take it out).
  */
 @AutoConfiguration(after = FaultlineAutoConfiguration.class)
 @ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")

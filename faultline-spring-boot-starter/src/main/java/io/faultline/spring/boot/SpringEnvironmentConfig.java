@@ -16,7 +16,8 @@ import org.springframework.core.env.Environment;
  */
 final class SpringEnvironmentConfig {
 
-  private static final System.Logger LOG = System.getLogger(SpringEnvironmentConfig.class.getName());
+  private static final System.Logger LOG =
+      System.getLogger(SpringEnvironmentConfig.class.getName());
 
   private SpringEnvironmentConfig() {}
 
@@ -34,7 +35,12 @@ final class SpringEnvironmentConfig {
     FaultlineConfig config =
         FaultlineConfig.builder().sources(ConfigSources.of(Map.of(), properties, "")).load();
     for (ConfigProblem problem : config.problems()) {
-      LOG.log(System.Logger.Level.WARNING, problem.toLine());
+      // The catalog's loader names the source "system property"; here it is Spring's property.
+      LOG.log(
+          System.Logger.Level.WARNING,
+          problem.toLine()
+              + " [read from the Spring Environment: application properties,"
+              + " command line, environment]");
     }
     return config;
   }

@@ -37,9 +37,7 @@ class ConfigurationMetadataIsCurrentTest {
   @Test
   void everyStarterKeyIsOneTheCatalogsDeclare() {
     Set<String> declared =
-        FaultlineConfig.defaults().keys().stream()
-            .map(ConfigKey::name)
-            .collect(Collectors.toSet());
+        FaultlineConfig.defaults().keys().stream().map(ConfigKey::name).collect(Collectors.toSet());
     assertThat(StarterKeys.keys())
         .extracting(ConfigKey::name)
         .isNotEmpty()

@@ -16,9 +16,9 @@ import org.springframework.context.annotation.Bean;
  * jooq-guard in a Spring Boot application with the jOOQ starter and {@code
  * faultline-spring-boot-starter}: the starter wraps Boot's {@code SpringTransactionProvider} in the
  * guard, configured by the {@code faultline.*} properties, and reports to the {@link Findings} and
- * {@link MeterRegistry} beans, so the application declares no Faultline bean at all. On
- * start it runs the Channel.io PostgreSQL outage's flow (a nested transaction after {@code SELECT …
- * FOR UPDATE}) and a runaway query, prints what the guard counted and found, and exits.
+ * {@link MeterRegistry} beans, so the application declares no Faultline bean at all. On start it
+ * runs the Channel.io PostgreSQL outage's flow (a nested transaction after {@code SELECT … FOR
+ * UPDATE}) and a runaway query, prints what the guard counted and found, and exits.
  *
  * <p>Run: {@code java -jar target/faultline-example-spring-boot-jooq-*.jar
  * --spring.datasource.url=JDBC_URL --spring.datasource.username=USER
