@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 /**
  * A Spring Boot application in a JVM of its own, its output in a file, its HTTP port read from it.
  */
-final class BootApp implements AutoCloseable {
+public final class BootApp implements AutoCloseable {
 
   private static final Pattern PORT = Pattern.compile("(?m)^port: (\\d+)$");
 
@@ -32,11 +32,21 @@ final class BootApp implements AutoCloseable {
     this.output = output;
   }
 
-  /** {@code java <launch...> --spring.datasource.*=<postgres> <arguments...>}. */
-  static BootApp start(List<String> launch, PostgresServer postgres, String... arguments)
+  /**
+   * {@code java <launch...> --spring.datasource.*=<postgres> <arguments...>}, on the suite's JDK.
+   */
+  public static BootApp start(List<String> launch, PostgresServer postgres, String... arguments)
+      throws IOException {
+    return start(
+        Path.of(System.getProperty("java.home"), "bin", "java"), launch, postgres, arguments);
+  }
+
+  /** The same on the JDK whose {@code java} is given. */
+  public static BootApp start(
+      Path java, List<String> launch, PostgresServer postgres, String... arguments)
       throws IOException {
     List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add(java.toString());
     command.addAll(launch);
     command.add("--spring.datasource.url=" + postgres.jdbcUrl());
     command.add("--spring.datasource.username=" + postgres.username());
@@ -52,12 +62,12 @@ final class BootApp implements AutoCloseable {
   }
 
   /** The output so far. */
-  String output() throws IOException {
+  public String output() throws IOException {
     return Files.readString(output, StandardCharsets.UTF_8);
   }
 
   /** Waits for {@code line} in the output; fails with the output when the process ends first. */
-  String awaitLine(String line, Duration timeout) throws Exception {
+  public String awaitLine(String line, Duration timeout) throws Exception {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
       String out = output();
@@ -73,7 +83,7 @@ final class BootApp implements AutoCloseable {
   }
 
   /** Waits for the process to exit; its exit code. */
-  int awaitExit(Duration timeout) throws Exception {
+  public int awaitExit(Duration timeout) throws Exception {
     if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
       throw new AssertionError("did not exit within " + timeout + ":\n" + output());
     }
@@ -81,7 +91,7 @@ final class BootApp implements AutoCloseable {
   }
 
   /** GET {@code path} on the application's port; the body, after checking the status is 200. */
-  String get(String path) throws Exception {
+  public String get(String path) throws Exception {
     Matcher port = PORT.matcher(output());
     if (!port.find()) {
       throw new AssertionError("no port printed:\n" + output());
