@@ -53,11 +53,21 @@ class SpringBootStarterTest {
       assertThat(health)
           .as("findings are details; the service stays UP")
           .startsWith("{\"status\":\"UP\"")
-          .contains("\"faultline\":{\"status\":\"UP\",\"details\":{\"activeFindings\":2");
+          .contains("\"faultline\":{\"status\":\"UP\",\"details\":{\"activeFindings\":")
+          .contains("{\"id\":\"JOOQ_SAVEPOINT_AFTER_ROW_LOCK\",\"severity\":\"CRITICAL\"");
 
       // The guard's meters are bound to Actuator's own registry.
       assertThat(app.get("/actuator/metrics/faultline.jooq.savepoints?tag=outcome:created"))
           .contains("\"value\":1.0");
+
+      // PostgreSQL's statistics are polled through Boot's DataSource, tagged with its bean name.
+      String polls =
+          "/actuator/metrics/faultline.pg.health.polls?tag=datasource:dataSource&tag=outcome:ok";
+      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+      while (okPolls(app.get(polls)) < 1 && System.nanoTime() < deadline) {
+        Thread.sleep(200);
+      }
+      assertThat(okPolls(app.get(polls))).as(polls).isGreaterThanOrEqualTo(1);
     }
   }
 
@@ -115,6 +125,14 @@ class SpringBootStarterTest {
         files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
       }
     }
+  }
+
+  /** The COUNT of a counter from Actuator's metrics JSON. */
+  private static double okPolls(String json) {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("\"statistic\":\"COUNT\",\"value\":([0-9.E]+)")
+            .matcher(json);
+    return m.find() ? Double.parseDouble(m.group(1)) : 0;
   }
 
   private static List<String> jar() throws IOException {

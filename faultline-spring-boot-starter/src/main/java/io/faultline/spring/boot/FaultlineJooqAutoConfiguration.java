@@ -3,6 +3,7 @@ package io.faultline.spring.boot;
 import io.faultline.core.config.FaultlineConfig;
 import io.faultline.core.finding.Findings;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -12,8 +13,9 @@ import org.springframework.context.annotation.Bean;
  * Guards every jOOQ {@code TransactionProvider} bean: Boot's own {@code SpringTransactionProvider}
  * (Boot 3's {@code org.springframework.boot.autoconfigure.jooq} and Boot 4's {@code
  * org.springframework.boot.jooq.autoconfigure} alike, since it is matched by jOOQ's interface) or
- * one the application declares. Nothing happens without jOOQ on the class path, or with {@code
- * faultline.jooq.guard=false}.
+ * one the application declares; and polls PostgreSQL's statistics for every PostgreSQL {@code
+ * DataSource} bean. Nothing happens without jOOQ on the class path; {@code
+ * faultline.jooq.guard=false} and {@code faultline.jooq.health=false} turn each part off.
  */
 @AutoConfiguration(after = FaultlineAutoConfiguration.class)
 @ConditionalOnClass(name = "org.jooq.TransactionProvider")
@@ -32,5 +34,19 @@ public class FaultlineJooqAutoConfiguration {
       ObjectProvider<Findings> findings,
       ObjectProvider<MeterRegistry> meterRegistry) {
     return new TransactionProviderGuarding(config, findings, meterRegistry);
+  }
+
+  /**
+   * PostgreSQL's own statistics for every PostgreSQL {@code DataSource} bean ({@code
+   * faultline.jooq.health=false} turns it off).
+   */
+  @Bean
+  @ConditionalOnClass(name = "org.postgresql.Driver")
+  DataSourceHealthPollers faultlineDataSourceHealthPollers(
+      ListableBeanFactory beans,
+      FaultlineConfig config,
+      Findings findings,
+      ObjectProvider<MeterRegistry> meterRegistry) {
+    return new DataSourceHealthPollers(beans, config, findings, meterRegistry);
   }
 }

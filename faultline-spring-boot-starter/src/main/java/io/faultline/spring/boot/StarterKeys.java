@@ -8,8 +8,8 @@ import java.util.List;
 
 /**
  * The configuration keys the starter applies, taken from the modules' own catalogs (never
- * redeclared): the jOOQ guard's keys and how often findings are re-logged. The configuration
- * metadata IDEs complete from is generated from this list.
+ * redeclared): the jOOQ guard's and the PostgreSQL health poller's keys, and how often findings are
+ * re-logged. The configuration metadata IDEs complete from is generated from this list.
  */
 final class StarterKeys {
 
@@ -20,7 +20,8 @@ final class StarterKeys {
     List<ConfigKey<?>> keys = new ArrayList<>();
     keys.add(CoreConfigKeys.FINDINGS_LOG_INTERVAL);
     for (ConfigKey<?> key : new JooqConfigKeys().keys()) {
-      if (key.feature().equals(JooqConfigKeys.GUARD)) {
+      if (key.feature().equals(JooqConfigKeys.GUARD)
+          || key.feature().equals(JooqConfigKeys.HEALTH)) {
         keys.add(key);
       }
     }
