@@ -60,14 +60,17 @@ class SpringBootStarterTest {
       assertThat(app.get("/actuator/metrics/faultline.jooq.savepoints?tag=outcome:created"))
           .contains("\"value\":1.0");
 
-      // PostgreSQL's statistics are polled through Boot's DataSource, tagged with its bean name.
-      String polls =
-          "/actuator/metrics/faultline.pg.health.polls?tag=datasource:dataSource&tag=outcome:ok";
-      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-      while (okPolls(app.get(polls)) < 1 && System.nanoTime() < deadline) {
-        Thread.sleep(200);
-      }
-      assertThat(okPolls(app.get(polls))).as(polls).isGreaterThanOrEqualTo(1);
+      // PostgreSQL's statistics are polled through Boot's DataSource, tagged with its bean name,
+      // and Boot's HikariCP pool is watched by the pool feedback.
+      assertThat(
+              countWithin(
+                  app,
+                  "/actuator/metrics/faultline.pg.health.polls"
+                      + "?tag=datasource:dataSource&tag=outcome:ok"))
+          .isGreaterThanOrEqualTo(1);
+      assertThat(
+              countWithin(app, "/actuator/metrics/faultline.pool.feedback.readings?tag=outcome:ok"))
+          .isGreaterThanOrEqualTo(1);
     }
   }
 
@@ -127,8 +130,19 @@ class SpringBootStarterTest {
     }
   }
 
+  /** A counter's COUNT once it is above zero, or after 20 s. */
+  private static double countWithin(BootApp app, String path) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    double count = count(app.get(path));
+    while (count < 1 && System.nanoTime() < deadline) {
+      Thread.sleep(200);
+      count = count(app.get(path));
+    }
+    return count;
+  }
+
   /** The COUNT of a counter from Actuator's metrics JSON. */
-  private static double okPolls(String json) {
+  private static double count(String json) {
     java.util.regex.Matcher m =
         java.util.regex.Pattern.compile("\"statistic\":\"COUNT\",\"value\":([0-9.E]+)")
             .matcher(json);

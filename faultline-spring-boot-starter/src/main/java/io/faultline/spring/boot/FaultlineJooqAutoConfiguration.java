@@ -14,8 +14,8 @@ import org.springframework.context.annotation.Bean;
  * (Boot 3's {@code org.springframework.boot.autoconfigure.jooq} and Boot 4's {@code
  * org.springframework.boot.jooq.autoconfigure} alike, since it is matched by jOOQ's interface) or
  * one the application declares; and polls PostgreSQL's statistics for every PostgreSQL {@code
- * DataSource} bean. Nothing happens without jOOQ on the class path; {@code
- * faultline.jooq.guard=false} and {@code faultline.jooq.health=false} turn each part off.
+ * DataSource} bean, with HikariCP's pool feedback. Nothing happens without jOOQ on the class path;
+ * {@code faultline.jooq.guard=false} and {@code faultline.jooq.health=false} turn each part off.
  */
 @AutoConfiguration(after = FaultlineAutoConfiguration.class)
 @ConditionalOnClass(name = "org.jooq.TransactionProvider")
@@ -37,16 +37,17 @@ public class FaultlineJooqAutoConfiguration {
   }
 
   /**
-   * PostgreSQL's own statistics for every PostgreSQL {@code DataSource} bean ({@code
-   * faultline.jooq.health=false} turns it off).
+   * PostgreSQL's own statistics, and for a HikariCP pool the pool feedback, for every PostgreSQL
+   * {@code DataSource} bean ({@code faultline.jooq.health=false} and {@code
+   * faultline.jooq.pool-feedback=false} turn each off).
    */
   @Bean
   @ConditionalOnClass(name = "org.postgresql.Driver")
-  DataSourceHealthPollers faultlineDataSourceHealthPollers(
+  DataSourceMonitors faultlineDataSourceMonitors(
       ListableBeanFactory beans,
       FaultlineConfig config,
       Findings findings,
       ObjectProvider<MeterRegistry> meterRegistry) {
-    return new DataSourceHealthPollers(beans, config, findings, meterRegistry);
+    return new DataSourceMonitors(beans, config, findings, meterRegistry);
   }
 }

@@ -3,13 +3,15 @@ package io.faultline.spring.boot;
 import io.faultline.core.config.ConfigKey;
 import io.faultline.core.config.CoreConfigKeys;
 import io.faultline.jooq.JooqConfigKeys;
+import io.faultline.jooq.pool.PoolFeedbackConfigKeys;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The configuration keys the starter applies, taken from the modules' own catalogs (never
- * redeclared): the jOOQ guard's and the PostgreSQL health poller's keys, and how often findings are
- * re-logged. The configuration metadata IDEs complete from is generated from this list.
+ * redeclared): the jOOQ guard's, the PostgreSQL health poller's and the pool feedback's keys, and
+ * how often findings are re-logged. The configuration metadata IDEs complete from is generated from
+ * this list.
  */
 final class StarterKeys {
 
@@ -25,6 +27,7 @@ final class StarterKeys {
         keys.add(key);
       }
     }
+    keys.addAll(new PoolFeedbackConfigKeys().keys());
     return List.copyOf(keys);
   }
 }

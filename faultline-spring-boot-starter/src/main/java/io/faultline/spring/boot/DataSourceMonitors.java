@@ -3,6 +3,8 @@ package io.faultline.spring.boot;
 import io.faultline.core.config.FaultlineConfig;
 import io.faultline.core.finding.Findings;
 import io.faultline.jooq.JooqConfigKeys;
+import io.faultline.jooq.pool.PoolFeedbackConfigKeys;
+import io.faultline.jooq.pool.PoolFeedbackMonitor;
 import io.faultline.jooq.postgres.PostgresHealthMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
@@ -16,22 +18,23 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * One {@link PostgresHealthMetrics} per PostgreSQL {@link DataSource} bean, tagged {@code
- * datasource=<bean name>} so several databases do not collide on one registry. Started with the
- * context, after every data source exists; stopped (thread, connection, meters) with it.
+ * For every PostgreSQL {@link DataSource} bean: a {@link PostgresHealthMetrics}, its meters tagged
+ * {@code datasource=<bean name>} so several databases do not collide on one registry, and, when the
+ * bean is a HikariCP pool, a {@link PoolFeedbackMonitor} (its meters carry the pool's name).
+ * Started with the context, after every data source exists; stopped (threads, connections, meters)
+ * with it.
  */
-final class DataSourceHealthPollers implements SmartLifecycle {
+final class DataSourceMonitors implements SmartLifecycle {
 
-  private static final System.Logger LOG =
-      System.getLogger(DataSourceHealthPollers.class.getName());
+  private static final System.Logger LOG = System.getLogger(DataSourceMonitors.class.getName());
 
   private final ListableBeanFactory beans;
   private final FaultlineConfig config;
   private final Findings findings;
   private final ObjectProvider<MeterRegistry> meterRegistry;
-  private final List<PostgresHealthMetrics> running = new ArrayList<>();
+  private final List<AutoCloseable> running = new ArrayList<>();
 
-  DataSourceHealthPollers(
+  DataSourceMonitors(
       ListableBeanFactory beans,
       FaultlineConfig config,
       Findings findings,
@@ -44,8 +47,9 @@ final class DataSourceHealthPollers implements SmartLifecycle {
 
   @Override
   public synchronized void start() {
-    if (!config.isFeatureEnabled(JooqConfigKeys.HEALTH)) {
-      LOG.log(System.Logger.Level.INFO, "faultline: jooq.health is off; PostgreSQL is not polled");
+    boolean health = config.isFeatureEnabled(JooqConfigKeys.HEALTH);
+    boolean pool = config.isFeatureEnabled(PoolFeedbackConfigKeys.FEATURE);
+    if (!health && !pool) {
       return;
     }
     MeterRegistry registry = meterRegistry.getIfAvailable();
@@ -53,18 +57,34 @@ final class DataSourceHealthPollers implements SmartLifecycle {
       if (!isPostgres(entry.getKey(), entry.getValue())) {
         continue;
       }
-      PostgresHealthMetrics health =
-          PostgresHealthMetrics.builder(entry.getValue())
-              .config(config)
-              .findings(findings)
-              .tags("datasource", entry.getKey())
-              .build();
-      if (registry != null) {
-        health.bindTo(registry);
+      if (health) {
+        running.add(startHealth(entry.getKey(), entry.getValue(), registry));
       }
-      health.start();
-      running.add(health);
+      if (pool) {
+        PoolFeedbackMonitor.Builder feedback =
+            PoolFeedbackMonitor.builder(entry.getValue()).config(config).findings(findings);
+        if (registry != null) {
+          feedback.meterRegistry(registry);
+        }
+        // Empty when the data source is not HikariCP (logged by the builder).
+        feedback.start().ifPresent(running::add);
+      }
     }
+  }
+
+  private PostgresHealthMetrics startHealth(
+      String name, DataSource dataSource, MeterRegistry registry) {
+    PostgresHealthMetrics health =
+        PostgresHealthMetrics.builder(dataSource)
+            .config(config)
+            .findings(findings)
+            .tags("datasource", name)
+            .build();
+    if (registry != null) {
+      health.bindTo(registry);
+    }
+    health.start();
+    return health;
   }
 
   /** Only PostgreSQL has the statistics polled; asked once, with one connection. */
@@ -84,7 +104,13 @@ final class DataSourceHealthPollers implements SmartLifecycle {
 
   @Override
   public synchronized void stop() {
-    running.forEach(PostgresHealthMetrics::close);
+    for (AutoCloseable monitor : running) {
+      try {
+        monitor.close();
+      } catch (Exception e) {
+        LOG.log(System.Logger.Level.WARNING, "faultline: a monitor did not close", e);
+      }
+    }
     running.clear();
   }
 
