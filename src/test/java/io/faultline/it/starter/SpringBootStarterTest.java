@@ -2,6 +2,7 @@ package io.faultline.it.starter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.faultline.it.agent.Jdk;
 import io.faultline.it.servers.PostgresServer;
 import io.faultline.it.servers.RealServers;
 import io.faultline.it.servers.TestPaths;
@@ -21,12 +22,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * faultline-spring-boot-starter in a real Spring Boot 3.5 web application with Actuator ({@code
- * src/test/spring-boot3-app}, which declares no Faultline bean), run from its executable jar in a
- * JVM of its own against a real PostgreSQL: the Channel.io outage's flow raises the findings
+ * faultline-spring-boot-starter in a real Spring Boot web application with Actuator that declares
+ * no Faultline bean ({@code src/test/spring-boot3-app} on Boot 3.5 and the suite's JDK; the same
+ * sources as {@code src/test/spring-boot4-app} on Boot 4.0 and JDK 25), run from its executable jar
+ * in a JVM of its own against a real PostgreSQL: the Channel.io outage's flow raises the findings
  * through the starter alone, Actuator shows them, the properties change what the guard does, and
- * without jOOQ the starter guards nothing and breaks nothing. The Boot 4 side is the
- * spring-boot-jooq example ({@code SpringBootJooqExampleTest}).
+ * without jOOQ the starter guards nothing and breaks nothing.
  */
 @ExtendWith(RealServers.class)
 class SpringBootStarterTest {
@@ -34,44 +35,66 @@ class SpringBootStarterTest {
   private static final Duration START = Duration.ofSeconds(120);
 
   @Test
-  void theStarterGuardsBootsProviderAndActuatorShowsTheFindings(PostgresServer postgres)
+  void boot35GuardsBootsProviderAndActuatorShowsTheFindings(PostgresServer postgres)
       throws Exception {
     try (BootApp app = BootApp.start(jar(), postgres)) {
-      String out = app.awaitLine("scenes done", START);
-      assertThat(out)
-          .contains("provider: GuardedTransactionProvider")
-          .contains("savepointsCreated=1", "nestedAllowed=1")
-          .contains("finding JOOQ_SAVEPOINT_AFTER_ROW_LOCK", "finding JOOQ_NESTED_TRANSACTION");
-
-      String findings = app.get("/actuator/faultline");
-      assertThat(findings)
-          .contains("\"id\":\"JOOQ_SAVEPOINT_AFTER_ROW_LOCK\"", "\"severity\":\"CRITICAL\"")
-          .contains("\"lockingStatement\":\"SELECT * FROM boot_starter_account WHERE id = ? FOR")
-          .contains("\"advice\":\"Do not open a nested transaction after SELECT ... FOR UPDATE");
-
-      String health = app.get("/actuator/health");
-      assertThat(health)
-          .as("findings are details; the service stays UP")
-          .startsWith("{\"status\":\"UP\"")
-          .contains("\"faultline\":{\"status\":\"UP\",\"details\":{\"activeFindings\":")
-          .contains("{\"id\":\"JOOQ_SAVEPOINT_AFTER_ROW_LOCK\",\"severity\":\"CRITICAL\"");
-
-      // The guard's meters are bound to Actuator's own registry.
-      assertThat(app.get("/actuator/metrics/faultline.jooq.savepoints?tag=outcome:created"))
-          .contains("\"value\":1.0");
-
-      // PostgreSQL's statistics are polled through Boot's DataSource, tagged with its bean name,
-      // and Boot's HikariCP pool is watched by the pool feedback.
-      assertThat(
-              countWithin(
-                  app,
-                  "/actuator/metrics/faultline.pg.health.polls"
-                      + "?tag=datasource:dataSource&tag=outcome:ok"))
-          .isGreaterThanOrEqualTo(1);
-      assertThat(
-              countWithin(app, "/actuator/metrics/faultline.pool.feedback.readings?tag=outcome:ok"))
-          .isGreaterThanOrEqualTo(1);
+      guardsAndShows(app);
     }
+  }
+
+  @Test
+  void boot4OnJdk25GuardsBootsProviderAndActuatorShowsTheFindings(PostgresServer postgres)
+      throws Exception {
+    Jdk jdk25 =
+        Jdk.available().stream().filter(j -> j.name().equals("jdk25")).findFirst().orElseThrow();
+    jdk25.assumeInstalled();
+    try (BootApp app =
+        BootApp.start(
+            jdk25.java(), List.of("-jar", TestPaths.springBoot4AppJar().toString()), postgres)) {
+      guardsAndShows(app);
+    }
+  }
+
+  /**
+   * What both Boot generations show; JSON is matched field by field (Boot 4 orders it otherwise).
+   */
+  private static void guardsAndShows(BootApp app) throws Exception {
+    String out = app.awaitLine("scenes done", START);
+    assertThat(out)
+        .contains("provider: GuardedTransactionProvider")
+        .contains("savepointsCreated=1", "nestedAllowed=1")
+        .contains("finding JOOQ_SAVEPOINT_AFTER_ROW_LOCK", "finding JOOQ_NESTED_TRANSACTION");
+
+    String findings = app.get("/actuator/faultline");
+    assertThat(findings)
+        .contains("\"id\":\"JOOQ_SAVEPOINT_AFTER_ROW_LOCK\"", "\"severity\":\"CRITICAL\"")
+        .contains("\"lockingStatement\":\"SELECT * FROM boot_starter_account WHERE id = ? FOR")
+        .contains("\"advice\":\"Do not open a nested transaction after SELECT ... FOR UPDATE");
+
+    String health = app.get("/actuator/health");
+    assertThat(health)
+        .as("findings are details; the service stays UP")
+        .contains("\"faultline\":{")
+        .doesNotContain("\"status\":\"DOWN\"");
+    assertThat(health.substring(health.indexOf("\"faultline\":{")))
+        .contains("\"status\":\"UP\"", "\"activeFindings\":")
+        .contains("\"id\":\"JOOQ_SAVEPOINT_AFTER_ROW_LOCK\",\"severity\":\"CRITICAL\"");
+
+    // The guard's meters are bound to Actuator's own registry.
+    assertThat(count(app.get("/actuator/metrics/faultline.jooq.savepoints?tag=outcome:created")))
+        .isEqualTo(1.0);
+
+    // PostgreSQL's statistics are polled through Boot's DataSource, tagged with its bean name,
+    // and Boot's HikariCP pool is watched by the pool feedback.
+    assertThat(
+            countWithin(
+                app,
+                "/actuator/metrics/faultline.pg.health.polls"
+                    + "?tag=datasource:dataSource&tag=outcome:ok"))
+        .isGreaterThanOrEqualTo(1);
+    assertThat(
+            countWithin(app, "/actuator/metrics/faultline.pool.feedback.readings?tag=outcome:ok"))
+        .isGreaterThanOrEqualTo(1);
   }
 
   @Test

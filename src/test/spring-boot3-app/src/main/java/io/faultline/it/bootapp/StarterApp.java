@@ -7,14 +7,15 @@ import org.jooq.TransactionProvider;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
-import org.springframework.boot.web.context.WebServerInitializedEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 
 /**
- * A Boot application that declares no Faultline bean: once ready it runs the Channel.io outage's
- * flow (a nested transaction after {@code SELECT ... FOR UPDATE}), prints what the guard counted,
- * and keeps serving so the test can read {@code /actuator/faultline} and {@code /actuator/health}.
+ * A Boot application that declares no Faultline bean (built for Boot 3.5 here and for Boot 4 by
+ * {@code src/test/spring-boot4-app} from the same sources): once ready it runs the Channel.io
+ * outage's flow (a nested transaction after {@code SELECT ... FOR UPDATE}), prints what the guard
+ * counted, and keeps serving so the test can read {@code /actuator/faultline} and {@code
+ * /actuator/health}.
  */
 @SpringBootApplication
 public class StarterApp {
@@ -24,16 +25,14 @@ public class StarterApp {
     SpringApplication.run(StarterApp.class, args);
   }
 
-  /** Prints the port, for the test. */
-  @Bean
-  ApplicationListener<WebServerInitializedEvent> port() {
-    return event -> System.out.println("port: " + event.getWebServer().getPort());
-  }
-
   /** The flow, once the context is up. */
   @Bean
   ApplicationListener<ApplicationReadyEvent> scenes(DSLContext dsl, Findings findings) {
     return event -> {
+      // local.server.port: the same on Boot 3 and 4 (whose web-server event moved package).
+      System.out.println(
+          "port: "
+              + event.getApplicationContext().getEnvironment().getProperty("local.server.port"));
       TransactionProvider provider = dsl.configuration().transactionProvider();
       System.out.println("provider: " + provider.getClass().getSimpleName());
       dsl.execute("DROP TABLE IF EXISTS boot_starter_account");
