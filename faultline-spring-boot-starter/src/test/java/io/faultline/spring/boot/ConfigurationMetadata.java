@@ -26,7 +26,12 @@ final class ConfigurationMetadata {
       field(out, "name", ConfigSources.SYSTEM_PROPERTY_PREFIX + key.name(), true);
       field(out, "type", javaType(key.defaultValue()), true);
       field(out, "description", key.description(), true);
-      field(out, "defaultValue", key.defaultText(), false);
+      if (key.defaultValue() instanceof Boolean || key.defaultValue() instanceof Number) {
+        // JSON's own booleans and numbers, as Spring's own metadata writes them.
+        out.append("      \"defaultValue\": ").append(key.defaultText()).append('\n');
+      } else {
+        field(out, "defaultValue", key.defaultText(), false);
+      }
       out.append(i + 1 < keys.size() ? "    },\n" : "    }\n");
     }
     out.append("  ]\n}\n");
