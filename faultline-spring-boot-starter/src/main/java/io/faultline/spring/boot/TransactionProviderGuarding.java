@@ -8,15 +8,19 @@ import io.faultline.jooq.JooqConfigKeys;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.jooq.TransactionProvider;
 import org.jooq.impl.ThreadLocalTransactionProvider;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 
 /**
  * Replaces each {@link TransactionProvider} bean with a {@link GuardedTransactionProvider} around
- * it, configured from the {@code faultline.jooq.*} properties. Boot's jOOQ auto-configuration asks
- * for the provider by jOOQ's interface, so its {@code DSLContext} then goes through the guard.
+ * it, configured from the {@code faultline.jooq.*} properties; where the application has several,
+ * each guard's meters carry {@code provider=<bean name>}. Boot's jOOQ auto-configuration asks for
+ * the provider by jOOQ's interface, so its {@code DSLContext} then goes through the guard.
  */
-final class TransactionProviderGuarding implements BeanPostProcessor {
+final class TransactionProviderGuarding implements BeanPostProcessor, BeanFactoryAware {
 
   private static final System.Logger LOG =
       System.getLogger(TransactionProviderGuarding.class.getName());
@@ -25,6 +29,7 @@ final class TransactionProviderGuarding implements BeanPostProcessor {
   private final ObjectProvider<Findings> findings;
   private final ObjectProvider<MeterRegistry> meterRegistry;
   private final AgentPresence agent;
+  private ListableBeanFactory beans;
 
   TransactionProviderGuarding(
       ObjectProvider<FaultlineConfig> config,
@@ -42,6 +47,13 @@ final class TransactionProviderGuarding implements BeanPostProcessor {
     this.findings = findings;
     this.meterRegistry = meterRegistry;
     this.agent = agent;
+  }
+
+  @Override
+  public void setBeanFactory(BeanFactory beanFactory) {
+    if (beanFactory instanceof ListableBeanFactory listable) {
+      this.beans = listable;
+    }
   }
 
   @Override
@@ -79,6 +91,11 @@ final class TransactionProviderGuarding implements BeanPostProcessor {
         GuardedTransactionProvider.wrap(provider).config(settings);
     findings.ifAvailable(guard::findings);
     meterRegistry.ifAvailable(guard::meterRegistry);
+    if (beans != null
+        && beans.getBeanNamesForType(TransactionProvider.class, true, false).length > 1) {
+      // Two guards' meters on one registry would collide: the second's would be dropped.
+      guard.tags("provider", beanName);
+    }
     agent.reportOnce();
     return guard.build();
   }

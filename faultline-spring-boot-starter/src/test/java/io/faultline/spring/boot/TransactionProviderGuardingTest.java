@@ -53,6 +53,33 @@ class TransactionProviderGuardingTest {
   }
 
   @Test
+  void twoProvidersMetersAreToldApartByBeanName() {
+    DefaultListableBeanFactory beans = new DefaultListableBeanFactory();
+    beans.registerSingleton("orders", new DefaultTransactionProvider(new NoConnectionProvider()));
+    beans.registerSingleton("billing", new DefaultTransactionProvider(new NoConnectionProvider()));
+    TransactionProviderGuarding guarding = guarding(Map.of());
+    guarding.setBeanFactory(beans);
+    guarding.postProcessAfterInitialization(beans.getBean("orders"), "orders");
+    guarding.postProcessAfterInitialization(beans.getBean("billing"), "billing");
+    assertThat(registry.find("faultline.jooq.transactions").tag("provider", "orders").meters())
+        .isNotEmpty();
+    assertThat(registry.find("faultline.jooq.transactions").tag("provider", "billing").meters())
+        .isNotEmpty();
+  }
+
+  @Test
+  void oneProvidersMetersCarryNoProviderTag() {
+    DefaultListableBeanFactory beans = new DefaultListableBeanFactory();
+    beans.registerSingleton("only", new DefaultTransactionProvider(new NoConnectionProvider()));
+    TransactionProviderGuarding guarding = guarding(Map.of());
+    guarding.setBeanFactory(beans);
+    guarding.postProcessAfterInitialization(beans.getBean("only"), "only");
+    assertThat(registry.find("faultline.jooq.transactions").meters())
+        .isNotEmpty()
+        .allMatch(m -> m.getId().getTag("provider") == null);
+  }
+
+  @Test
   void anAlreadyGuardedProviderIsNotGuardedTwice() {
     GuardedTransactionProvider own =
         GuardedTransactionProvider.wrap(new DefaultTransactionProvider(new NoConnectionProvider()))
