@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Assumptions;
  * skipped, with where it was looked for, by {@link #assumeInstalled()} (which {@link ChildJvm#on}
  * calls), rather than silently dropped.
  */
-record Jdk(String name, Path home) {
+public record Jdk(String name, Path home) {
 
   /** Where this machine (and CI) installs JDK 25; override with -Dfaultline.it.jdk25. */
   static final String JDK25 =
@@ -26,7 +26,8 @@ record Jdk(String name, Path home) {
     return Integer.parseInt(name.substring("jdk".length()));
   }
 
-  Path java() {
+  /** This JDK's {@code java} launcher. */
+  public Path java() {
     return home.resolve("bin").resolve("java");
   }
 
@@ -36,7 +37,7 @@ record Jdk(String name, Path home) {
   }
 
   /** Skips the calling test, saying why, when this JDK is not installed. */
-  void assumeInstalled() {
+  public void assumeInstalled() {
     Assumptions.assumeTrue(
         installed(),
         () ->
@@ -52,7 +53,7 @@ record Jdk(String name, Path home) {
    * The suite's own JDK, then JDK 21 and JDK 25 where of another version, installed or not (see
    * {@link #assumeInstalled()}).
    */
-  static List<Jdk> available() {
+  public static List<Jdk> available() {
     List<Jdk> jdks = new ArrayList<>();
     Path own = Path.of(System.getProperty("java.home"));
     int ownVersion = Runtime.version().feature();

@@ -52,6 +52,41 @@ public final class TestPaths {
     return jars.get(0);
   }
 
+  /**
+   * The repackaged Boot 3.5 application the build left in {@code src/test/spring-boot3-app/target}.
+   */
+  public static Path springBoot3AppJar() throws IOException {
+    return testAppJar("spring-boot3-app");
+  }
+
+  /** The same application for Boot 4.0, from {@code src/test/spring-boot4-app/target}. */
+  public static Path springBoot4AppJar() throws IOException {
+    return testAppJar("spring-boot4-app");
+  }
+
+  private static Path testAppJar(String module) throws IOException {
+    Path docs = Path.of(System.getProperty("faultline.it.docs.dir", "../../docs"));
+    Path target = docs.resolveSibling("src").resolve("test/" + module + "/target").normalize();
+    java.util.List<Path> jars;
+    try (java.util.stream.Stream<Path> files = Files.list(target)) {
+      jars =
+          files
+              .filter(
+                  p -> p.getFileName().toString().matches("faultline-test-" + module + "-.*\\.jar"))
+              .toList();
+    }
+    if (jars.size() != 1) {
+      throw new AssertionError(
+          "expected one jar built by ./mvnw package -pl src/test/"
+              + module
+              + " -am in "
+              + target
+              + ", found "
+              + jars);
+    }
+    return jars.get(0);
+  }
+
   private static Path dir(String property) {
     String value = System.getProperty(property);
     if (value == null) {

@@ -3,27 +3,22 @@ package io.faultline.examples.springboot;
 import io.faultline.core.finding.Finding;
 import io.faultline.core.finding.Findings;
 import io.faultline.jooq.GuardedTransactionProvider;
-import io.faultline.jooq.NestingPolicy;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.time.Clock;
-import java.time.Duration;
 import org.jooq.DSLContext;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
-import org.springframework.boot.jooq.autoconfigure.SpringTransactionProvider;
 import org.springframework.context.annotation.Bean;
-import org.springframework.transaction.PlatformTransactionManager;
 
 /**
- * jooq-guard in a Spring Boot application with the jOOQ starter: the guarded provider is a bean of
- * type {@code TransactionProvider}, so the starter uses it (instead of its own {@code
- * SpringTransactionProvider}, which it decorates) for the auto-configured {@link DSLContext}. On
- * start it runs the Channel.io PostgreSQL outage's flow (a nested transaction after {@code SELECT …
- * FOR UPDATE}) and a runaway query, prints what the guard counted and found, and exits.
+ * jooq-guard in a Spring Boot application with the jOOQ starter and {@code
+ * faultline-spring-boot-starter}: the starter wraps Boot's {@code SpringTransactionProvider} in the
+ * guard, configured by the {@code faultline.*} properties, and reports to the {@link Findings} and
+ * {@link MeterRegistry} beans, so the application declares no Faultline bean at all. On start it
+ * runs the Channel.io PostgreSQL outage's flow (a nested transaction after {@code SELECT … FOR
+ * UPDATE}) and a runaway query, prints what the guard counted and found, and exits.
  *
  * <p>Run: {@code java -jar target/faultline-example-spring-boot-jooq-*.jar
  * --spring.datasource.url=JDBC_URL --spring.datasource.username=USER
@@ -37,42 +32,18 @@ public class SpringBootJooqExample {
     System.exit(SpringApplication.exit(SpringApplication.run(SpringBootJooqExample.class, args)));
   }
 
-  /** Where the guard's findings go. */
-  @Bean
-  Findings findings() {
-    return new Findings(Duration.ofMinutes(1), Clock.systemUTC(), System.getLogger("faultline"));
-  }
-
-  /** Where its meters go; an application with Actuator would use its registry instead. */
+  /** Where the guard's meters go; an application with Actuator has one already. */
   @Bean
   MeterRegistry meterRegistry() {
     return new SimpleMeterRegistry();
   }
 
-  /** The guard around Spring's provider, so jOOQ transactions join Spring-managed ones. */
-  @Bean
-  GuardedTransactionProvider transactionProvider(
-      PlatformTransactionManager transactions,
-      Findings findings,
-      MeterRegistry registry,
-      @Value("${faultline.jooq.nesting:WARN}") NestingPolicy nesting,
-      @Value("${faultline.jooq.statement-timeout:0s}") Duration statementTimeout) {
-    return GuardedTransactionProvider.wrap(new SpringTransactionProvider(transactions))
-        .nesting(nesting)
-        .statementTimeout(statementTimeout)
-        .meterRegistry(registry)
-        .findings(findings)
-        .build();
-  }
-
   /** The scenes, run once the context is up. */
   @Bean
-  ApplicationRunner scenes(
-      DSLContext dsl,
-      GuardedTransactionProvider guarded,
-      Findings findings,
-      MeterRegistry registry) {
+  ApplicationRunner scenes(DSLContext dsl, Findings findings, MeterRegistry registry) {
     return args -> {
+      GuardedTransactionProvider guarded =
+          (GuardedTransactionProvider) dsl.configuration().transactionProvider();
       System.out.println(
           "provider: "
               + dsl.configuration().transactionProvider().getClass().getSimpleName()

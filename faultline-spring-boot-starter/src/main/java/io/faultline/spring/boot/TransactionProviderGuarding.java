@@ -1,0 +1,102 @@
+package io.faultline.spring.boot;
+
+import io.faultline.core.config.FaultlineConfig;
+import io.faultline.core.finding.Findings;
+import io.faultline.jooq.GuardedThreadLocalTransactionProvider;
+import io.faultline.jooq.GuardedTransactionProvider;
+import io.faultline.jooq.JooqConfigKeys;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.jooq.TransactionProvider;
+import org.jooq.impl.ThreadLocalTransactionProvider;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+
+/**
+ * Replaces each {@link TransactionProvider} bean with a {@link GuardedTransactionProvider} around
+ * it, configured from the {@code faultline.jooq.*} properties; where the application has several,
+ * each guard's meters carry {@code provider=<bean name>}. Boot's jOOQ auto-configuration asks for
+ * the provider by jOOQ's interface, so its {@code DSLContext} then goes through the guard.
+ */
+final class TransactionProviderGuarding implements BeanPostProcessor, BeanFactoryAware {
+
+  private static final System.Logger LOG =
+      System.getLogger(TransactionProviderGuarding.class.getName());
+
+  private final ObjectProvider<FaultlineConfig> config;
+  private final ObjectProvider<Findings> findings;
+  private final ObjectProvider<MeterRegistry> meterRegistry;
+  private final AgentPresence agent;
+  private ListableBeanFactory beans;
+
+  TransactionProviderGuarding(
+      ObjectProvider<FaultlineConfig> config,
+      ObjectProvider<Findings> findings,
+      ObjectProvider<MeterRegistry> meterRegistry) {
+    this(config, findings, meterRegistry, AgentPresence.ofThisJvm());
+  }
+
+  TransactionProviderGuarding(
+      ObjectProvider<FaultlineConfig> config,
+      ObjectProvider<Findings> findings,
+      ObjectProvider<MeterRegistry> meterRegistry,
+      AgentPresence agent) {
+    this.config = config;
+    this.findings = findings;
+    this.meterRegistry = meterRegistry;
+    this.agent = agent;
+  }
+
+  @Override
+  public void setBeanFactory(BeanFactory beanFactory) {
+    if (beanFactory instanceof ListableBeanFactory listable) {
+      this.beans = listable;
+    }
+  }
+
+  @Override
+  public Object postProcessAfterInitialization(Object bean, String beanName) {
+    if (!(bean instanceof TransactionProvider provider)) {
+      return bean;
+    }
+    if (provider instanceof GuardedTransactionProvider
+        || provider instanceof GuardedThreadLocalTransactionProvider) {
+      // Wired by hand: guarding it again would count every transaction twice.
+      LOG.log(
+          System.Logger.Level.INFO,
+          "faultline: TransactionProvider bean ''{0}'' is already guarded; left as it is",
+          beanName);
+      return bean;
+    }
+    if (provider instanceof ThreadLocalTransactionProvider) {
+      // A decorator would hide the class jOOQ recognises thread-local transactions by.
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "faultline: TransactionProvider bean ''{0}'' is a ThreadLocalTransactionProvider, which"
+              + " cannot be decorated; declare a GuardedThreadLocalTransactionProvider instead",
+          beanName);
+      return bean;
+    }
+    FaultlineConfig settings = config.getObject();
+    if (!settings.isFeatureEnabled(JooqConfigKeys.GUARD)) {
+      LOG.log(
+          System.Logger.Level.INFO,
+          "faultline: jooq.guard is off; TransactionProvider bean ''{0}'' is not guarded",
+          beanName);
+      return bean;
+    }
+    GuardedTransactionProvider.Builder guard =
+        GuardedTransactionProvider.wrap(provider).config(settings);
+    findings.ifAvailable(guard::findings);
+    meterRegistry.ifAvailable(guard::meterRegistry);
+    if (beans != null
+        && beans.getBeanNamesForType(TransactionProvider.class, true, false).length > 1) {
+      // Two guards' meters on one registry would collide: the second's would be dropped.
+      guard.tags("provider", beanName);
+    }
+    agent.reportOnce();
+    return guard.build();
+  }
+}

@@ -1,0 +1,35 @@
+package io.faultline.it.bootapp;
+
+import java.util.Arrays;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The same application's dependencies without jOOQ on the class path (the test leaves its jar out):
+ * the starter must start, guard nothing, and fail nothing. Prints the Faultline beans the context
+ * holds, then exits.
+ */
+@SpringBootConfiguration
+@EnableAutoConfiguration
+public class NoJooqApp {
+
+  /** Starts, lists the beans, exits. */
+  public static void main(String[] args) {
+    SpringApplication app = new SpringApplication(NoJooqApp.class);
+    app.setWebApplicationType(WebApplicationType.NONE);
+    try (ConfigurableApplicationContext context = app.run(args)) {
+      System.out.println(
+          "jooq on class path: "
+              + (NoJooqApp.class.getClassLoader().getResource("org/jooq/DSLContext.class")
+                  != null));
+      Arrays.stream(context.getBeanDefinitionNames())
+          .filter(name -> name.toLowerCase(java.util.Locale.ROOT).contains("faultline"))
+          .sorted()
+          .forEach(name -> System.out.println("bean: " + name));
+      System.out.println("started without jOOQ");
+    }
+  }
+}
