@@ -15,4 +15,20 @@ public final class Jfr {
   public static boolean available() {
     return AVAILABLE;
   }
+
+  /**
+   * Whether an event could be recorded now: the module is there and Flight Recorder has been
+   * started in this JVM. Until then an event class is not even loaded (loading the first one sets
+   * up JFR's event machinery, tens of milliseconds of a start that records nothing).
+   */
+  public static boolean recording() {
+    return AVAILABLE && Started.check();
+  }
+
+  /** Touches {@code jdk.jfr} only once the module is known to be there. */
+  private static final class Started {
+    static boolean check() {
+      return jdk.jfr.FlightRecorder.isInitialized();
+    }
+  }
 }

@@ -63,7 +63,7 @@ final class GuardFindings {
   /** A savepoint ({@code level}) begun after the transaction locked rows: the MultiXact pattern. */
   void savepointAfterRowLock(Ledger ledger, Level level) {
     String statement = SqlText.shown(ledger.rowLockSql(), literals, STATEMENT_CHARS);
-    if (Jfr.available()) {
+    if (Jfr.recording()) {
       SavepointAfterRowLockRecording.commit(
           level.callSite().toString(), ledger.topCallSite().toString(), statement, level.depth());
     }

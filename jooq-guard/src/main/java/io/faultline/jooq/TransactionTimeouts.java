@@ -183,7 +183,7 @@ final class TransactionTimeouts {
 
   /** The JDK Flight Recorder event of a timeout, when a recording wants it. */
   private static void record(String kind, Ledger ledger, Duration timeout) {
-    if (Jfr.available()) {
+    if (Jfr.recording()) {
       GuardedTimeoutRecording.commit(
           kind, ledger.topCallSite().toString(), timeout == null ? 0 : timeout.toMillis());
     }

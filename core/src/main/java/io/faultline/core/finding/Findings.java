@@ -263,7 +263,7 @@ public final class Findings {
   }
 
   private void publish(FindingEvent.Kind kind, Finding finding, Instant at) {
-    if (Jfr.available()) {
+    if (Jfr.recording()) {
       guarded(() -> FindingRecording.commit(kind, finding));
     }
     if (listeners.isEmpty()) {

@@ -7,7 +7,7 @@ import io.faultline.kafka.ClientType;
 /**
  * A {@link PhaseRecorder} that commits an {@code io.faultline.KafkaRequest} JDK Flight Recorder
  * event for each request at least as slow as a recording's {@code slowerThan} setting, then passes
- * the request on. With no recording it costs JFR's own enabled check.
+ * the request on. Until Flight Recorder is started it costs one check and loads no event class.
  */
 final class RequestRecordings implements PhaseRecorder {
 
@@ -38,8 +38,21 @@ final class RequestRecordings implements PhaseRecorder {
       long deliveryNanos,
       long responseNanos,
       long receiveNanos) {
+    if (responseNanos >= 0 && Jfr.recording()) {
+      commit(apiKey, queueNanos, transmitNanos, deliveryNanos, responseNanos, receiveNanos);
+    }
+    next.record(apiKey, queueNanos, transmitNanos, deliveryNanos, responseNanos, receiveNanos);
+  }
+
+  private void commit(
+      short apiKey,
+      long queueNanos,
+      long transmitNanos,
+      long deliveryNanos,
+      long responseNanos,
+      long receiveNanos) {
     KafkaRequestRecording e = new KafkaRequestRecording();
-    if (e.isEnabled() && responseNanos >= 0) {
+    if (e.isEnabled()) {
       e.latency =
           queueNanos + transmitNanos + Math.max(deliveryNanos, 0) + responseNanos + receiveNanos;
       if (e.shouldCommit()) {
@@ -55,6 +68,5 @@ final class RequestRecordings implements PhaseRecorder {
         e.commit();
       }
     }
-    next.record(apiKey, queueNanos, transmitNanos, deliveryNanos, responseNanos, receiveNanos);
   }
 }
