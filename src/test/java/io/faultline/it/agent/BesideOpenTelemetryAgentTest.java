@@ -32,26 +32,11 @@ class BesideOpenTelemetryAgentTest {
       OpenTelemetryAgentOrderTest.Order order, KafkaCluster kafka) throws Exception {
     String topic = "beside-otel-" + UUID.randomUUID().toString().substring(0, 8);
     kafka.createTopic(topic, 1);
-    Path ready = Files.createTempFile("kafka-app", ".ready");
-    Files.delete(ready);
+    Path ready = KafkaTraffic.readyFile();
     int port = Http.freePort();
-    ChildJvm child =
-        both(order, port)
-            .classPath(ChildJvm.jarOf(org.apache.kafka.clients.producer.KafkaProducer.class))
-            .classPath(ChildJvm.jarOf(org.slf4j.Logger.class));
-    try (ChildJvm.Running running =
-        child.start(
-            "io.faultline.it.agent.app.KafkaTrafficApp",
-            kafka.bootstrapServers(),
-            topic,
-            "40",
-            "1000",
-            ready.toString())) {
-      long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-      while (!Files.exists(ready) && System.nanoTime() < deadline && running.isAlive()) {
-        Thread.sleep(200);
-      }
-      assertThat(ready).as("the application produced and consumed").exists();
+    ChildJvm child = KafkaTraffic.withClients(both(order, port));
+    try (ChildJvm.Running running = KafkaTraffic.start(child, kafka, topic, 40, 1000, ready)) {
+      KafkaTraffic.awaitReady(running, ready);
       assertThat(Files.readString(ready)).isEqualTo("produced=40 consumed=40");
       PrometheusText metrics =
           StartupChecks.awaitMetrics(

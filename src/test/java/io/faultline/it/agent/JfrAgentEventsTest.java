@@ -67,27 +67,14 @@ class JfrAgentEventsTest {
   private static List<RecordedEvent> record(KafkaCluster kafka, String topic, String settings)
       throws Exception {
     Path file = Files.createTempFile("faultline-agent", ".jfr");
-    Path ready = Files.createTempFile("kafka-app", ".ready");
-    Files.delete(ready);
+    Path ready = KafkaTraffic.readyFile();
     ChildJvm child =
-        ChildJvm.on(Jdk.current())
-            .option("-XX:StartFlightRecording:" + settings + ",filename=" + file)
-            .agentArgs("prometheus.port=0")
-            .classPath(ChildJvm.jarOf(org.apache.kafka.clients.producer.KafkaProducer.class))
-            .classPath(ChildJvm.jarOf(org.slf4j.Logger.class));
-    try (ChildJvm.Running running =
-        child.start(
-            "io.faultline.it.agent.app.KafkaTrafficApp",
-            kafka.bootstrapServers(),
-            topic,
-            "50",
-            "5000",
-            ready.toString())) {
-      long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-      while (!Files.exists(ready) && System.nanoTime() < deadline && running.isAlive()) {
-        Thread.sleep(200);
-      }
-      assertThat(ready).as("the application produced and consumed").exists();
+        KafkaTraffic.withClients(
+            ChildJvm.on(Jdk.current())
+                .option("-XX:StartFlightRecording:" + settings + ",filename=" + file)
+                .agentArgs("prometheus.port=0"));
+    try (ChildJvm.Running running = KafkaTraffic.start(child, kafka, topic, 50, 5000, ready)) {
+      KafkaTraffic.awaitReady(running, ready);
       running.send("stop");
       running.awaitExit(60).assertCleanExit();
     }

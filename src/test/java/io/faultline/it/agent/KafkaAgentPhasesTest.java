@@ -56,19 +56,8 @@ class KafkaAgentPhasesTest {
                     + ",kafka.tcp.interval=1s,kafka.phases.delivery-after=0ms")
             .classPath(kafkaClientsJar)
             .classPath(ChildJvm.jarOf(org.slf4j.Logger.class));
-    try (ChildJvm.Running running =
-        child.start(
-            "io.faultline.it.agent.app.KafkaTrafficApp",
-            kafka.bootstrapServers(),
-            topic,
-            "400",
-            "20000",
-            ready.toString())) {
-      long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-      while (!Files.exists(ready) && System.nanoTime() < deadline && running.isAlive()) {
-        Thread.sleep(200);
-      }
-      assertThat(ready).as("the application produced and consumed").exists();
+    try (ChildJvm.Running running = KafkaTraffic.start(child, kafka, topic, 400, 20000, ready)) {
+      KafkaTraffic.awaitReady(running, ready);
       assertThat(Files.readString(ready)).isEqualTo("produced=400 consumed=400");
       String base = "http://127.0.0.1:" + port;
       // Until every client's connection to node 1 has been sampled (kafka.tcp.interval=1s): the
