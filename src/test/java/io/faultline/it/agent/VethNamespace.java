@@ -1,0 +1,107 @@
+package io.faultline.it.agent;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A named network namespace joined to the host by a veth pair ({@code ip netns add}, a /30 in
+ * 10.251.0.0/16): a process run {@link #prefix() in it} listens on {@link #inside()}, and this JVM
+ * reaches it over a real link, so kernel settings and nftables rules made {@link #exec in the
+ * namespace} apply to the connections it accepts and to nothing on the host. {@link #close()}
+ * deletes the namespace, and the pair with it. Needs root and iproute2.
+ */
+final class VethNamespace implements AutoCloseable {
+
+  private final String name;
+  private final String inside;
+  private final String outside;
+
+  private VethNamespace(String name, String inside, String outside) {
+    this.name = name;
+    this.inside = inside;
+    this.outside = outside;
+  }
+
+  /** Creates a namespace whose name starts with {@code prefix} (at most 8 characters). */
+  static VethNamespace create(String prefix) throws Exception {
+    int subnet = ThreadLocalRandom.current().nextInt(1, 255);
+    String name = prefix + "-" + subnet;
+    String hostSide = "fl" + subnet + "h";
+    String nsSide = "fl" + subnet + "n";
+    String outside = "10.251." + subnet + ".1";
+    String inside = "10.251." + subnet + ".2";
+    run("ip", "netns", "add", name);
+    VethNamespace ns = new VethNamespace(name, inside, outside);
+    try {
+      run("ip", "link", "add", hostSide, "type", "veth", "peer", "name", nsSide);
+      run("ip", "link", "set", nsSide, "netns", name);
+      run("ip", "addr", "add", outside + "/30", "dev", hostSide);
+      run("ip", "link", "set", hostSide, "up");
+      ns.exec("ip", "addr", "add", inside + "/30", "dev", nsSide);
+      ns.exec("ip", "link", "set", nsSide, "up");
+      ns.exec("ip", "link", "set", "lo", "up");
+      return ns;
+    } catch (Exception e) {
+      ns.close();
+      throw e;
+    }
+  }
+
+  /** True when this process can make one: root, {@code ip} with netns support. */
+  static boolean available() {
+    try {
+      run("ip", "netns", "list");
+      return Files.readString(Path.of("/proc/self/status"))
+          .lines()
+          .filter(l -> l.startsWith("Uid:"))
+          .anyMatch(l -> l.split("\\s+")[1].equals("0"));
+    } catch (Exception e) {
+      return false;
+    }
+  }
+
+  /** The namespace's address on the link. */
+  String inside() {
+    return inside;
+  }
+
+  /** The host's address on the link: where connections to {@link #inside()} come from. */
+  String outside() {
+    return outside;
+  }
+
+  /** The prefix that runs a command in the namespace. */
+  String[] prefix() {
+    return new String[] {"ip", "netns", "exec", name};
+  }
+
+  /** Runs {@code command} in the namespace; fails with its output when it fails. */
+  String exec(String... command) throws Exception {
+    List<String> full = new ArrayList<>(List.of(prefix()));
+    full.addAll(List.of(command));
+    return run(full.toArray(String[]::new));
+  }
+
+  @Override
+  public void close() {
+    try {
+      run("ip", "netns", "delete", name);
+    } catch (Exception e) {
+      System.out.println("[faultline-it] could not delete namespace " + name + ": " + e);
+    }
+  }
+
+  private static String run(String... command) throws Exception {
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
+      throw new IllegalStateException(String.join(" ", command) + " failed: " + out);
+    }
+    return out;
+  }
+}
