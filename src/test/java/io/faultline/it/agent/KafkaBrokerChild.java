@@ -7,7 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
@@ -82,30 +84,41 @@ final class KafkaBrokerChild implements AutoCloseable {
    */
   static KafkaBrokerChild start(String name, String agentArgs, Node node, String... prefix)
       throws Exception {
+    return start(name, agentArgs, node, Map.of(), prefix);
+  }
+
+  /**
+   * The same, with {@code overrides} replacing or adding to the broker's properties (e.g. more
+   * listeners, a smaller backlog).
+   */
+  static KafkaBrokerChild start(
+      String name, String agentArgs, Node node, Map<String, String> overrides, String... prefix)
+      throws Exception {
     Path dir = TestPaths.workDir("broker-agent-" + name);
     Path props = dir.resolve("server.properties");
     String client = node.host() + ":" + node.brokerPort();
-    Files.writeString(
-        props,
-        String.join(
-            "\n",
-            "process.roles=broker,controller",
-            "node.id=" + node.id(),
-            "controller.quorum.voters=" + node.voters(),
-            "listeners=PLAINTEXT://" + client + ",CONTROLLER://127.0.0.1:" + node.controllerPort(),
-            "advertised.listeners=PLAINTEXT://" + client,
-            "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
-            "controller.listener.names=CONTROLLER",
-            "inter.broker.listener.name=PLAINTEXT",
-            "log.dirs=" + dir.resolve("data"),
-            "num.partitions=1",
-            "offsets.topic.replication.factor=1",
-            "transaction.state.log.replication.factor=1",
-            "transaction.state.log.min.isr=1",
-            "share.coordinator.state.topic.replication.factor=1",
-            "share.coordinator.state.topic.min.isr=1",
-            "group.initial.rebalance.delay.ms=0",
-            ""));
+    Map<String, String> p = new LinkedHashMap<>();
+    p.put("process.roles", "broker,controller");
+    p.put("node.id", Integer.toString(node.id()));
+    p.put("controller.quorum.voters", node.voters());
+    p.put(
+        "listeners", "PLAINTEXT://" + client + ",CONTROLLER://127.0.0.1:" + node.controllerPort());
+    p.put("advertised.listeners", "PLAINTEXT://" + client);
+    p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+    p.put("controller.listener.names", "CONTROLLER");
+    p.put("inter.broker.listener.name", "PLAINTEXT");
+    p.put("log.dirs", dir.resolve("data").toString());
+    p.put("num.partitions", "1");
+    p.put("offsets.topic.replication.factor", "1");
+    p.put("transaction.state.log.replication.factor", "1");
+    p.put("transaction.state.log.min.isr", "1");
+    p.put("share.coordinator.state.topic.replication.factor", "1");
+    p.put("share.coordinator.state.topic.min.isr", "1");
+    p.put("group.initial.rebalance.delay.ms", "0");
+    p.putAll(overrides);
+    StringBuilder text = new StringBuilder();
+    p.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
+    Files.writeString(props, text);
     ChildJvm.Result format =
         jvm(false)
             .run(
