@@ -33,6 +33,7 @@ final class ChildJvm {
   private final Map<String, String> environment = new HashMap<>();
   private String agentArgs;
   private boolean withAgent = true;
+  private boolean c1Only = true;
 
   private ChildJvm(Path java) {
     this.java = java;
@@ -85,6 +86,15 @@ final class ChildJvm {
     return this;
   }
 
+  /**
+   * Lets the child compile with C2 as a service does: children stop at C1 by default, which starts
+   * them sooner on two cores but is no base for a throughput figure.
+   */
+  ChildJvm fullCompiler() {
+    this.c1Only = false;
+    return this;
+  }
+
   ChildJvm withoutAgent() {
     this.withAgent = false;
     return this;
@@ -118,7 +128,9 @@ final class ChildJvm {
     List<String> command = new ArrayList<>(prefix);
     command.add(java.toString());
     command.add("-Xshare:auto");
-    command.add("-XX:TieredStopAtLevel=1");
+    if (c1Only) {
+      command.add("-XX:TieredStopAtLevel=1");
+    }
     command.addAll(jvmOptions);
     if (withAgent) {
       command.add("-javaagent:" + agentJar() + (agentArgs == null ? "" : "=" + agentArgs));

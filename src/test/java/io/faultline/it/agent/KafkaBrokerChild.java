@@ -94,6 +94,25 @@ final class KafkaBrokerChild implements AutoCloseable {
   static KafkaBrokerChild start(
       String name, String agentArgs, Node node, Map<String, String> overrides, String... prefix)
       throws Exception {
+    return launch(name, agentArgs, node, overrides, false, prefix);
+  }
+
+  /**
+   * A broker of one on loopback compiled as in production (C2), for throughput figures: the suite's
+   * children stop at C1.
+   */
+  static KafkaBrokerChild startForThroughput(String name, String agentArgs) throws Exception {
+    return launch(name, agentArgs, Node.single(), Map.of(), true);
+  }
+
+  private static KafkaBrokerChild launch(
+      String name,
+      String agentArgs,
+      Node node,
+      Map<String, String> overrides,
+      boolean fullCompiler,
+      String... prefix)
+      throws Exception {
     Path dir = TestPaths.workDir("broker-agent-" + name);
     Path props = dir.resolve("server.properties");
     String client = node.host() + ":" + node.brokerPort();
@@ -131,6 +150,9 @@ final class KafkaBrokerChild implements AutoCloseable {
                 props.toString());
     format.assertCleanExit();
     ChildJvm jvm = jvm(agentArgs != null).prefix(prefix);
+    if (fullCompiler) {
+      jvm.fullCompiler();
+    }
     if (agentArgs != null) {
       jvm.agentArgs(agentArgs);
     }

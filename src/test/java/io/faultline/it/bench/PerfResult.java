@@ -9,7 +9,7 @@ import java.util.Locale;
  * ({@link CompilerCpu}). Travels from a child JVM to the harness as one {@code perf-result} line on
  * standard output.
  */
-record PerfResult(
+public record PerfResult(
     long records,
     long elapsedNanos,
     long bytes,
@@ -24,7 +24,8 @@ record PerfResult(
 
   private static final String PREFIX = "perf-result ";
 
-  double recordsPerSecond() {
+  /** Measured records a second. */
+  public double recordsPerSecond() {
     return records * 1e9 / elapsedNanos;
   }
 
@@ -76,7 +77,7 @@ record PerfResult(
   }
 
   /** The result line in a child's standard output. */
-  static PerfResult parse(String stdout) {
+  public static PerfResult parse(String stdout) {
     for (String line : stdout.split("\n")) {
       if (line.startsWith(PREFIX)) {
         String[] f = line.substring(PREFIX.length()).strip().split(" ");
