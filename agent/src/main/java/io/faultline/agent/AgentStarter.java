@@ -27,6 +27,7 @@ import io.faultline.core.host.HostConfigKeys;
 import io.faultline.core.host.HostTcpMetrics;
 import io.faultline.core.host.ListenerQueues;
 import io.faultline.core.net.SocketFds;
+import io.faultline.kafka.broker.RequestClientIds;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
@@ -314,6 +315,7 @@ final class AgentStarter {
             AgentTcpInfo::reader,
             port -> runtime.endpointPort().map(own -> own == port).orElse(false),
             runtime.findings(),
+            RequestClientIds.instance(),
             java.time.Clock.systemUTC());
     accepted.bindTo(runtime.meters());
     runtime

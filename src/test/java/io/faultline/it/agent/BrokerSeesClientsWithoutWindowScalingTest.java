@@ -45,7 +45,7 @@ class BrokerSeesClientsWithoutWindowScalingTest {
   @Test
   void theBrokerNamesItsCrippledClientsAndClearsWhenTheyReconnect() throws Exception {
     assumeTrue(VethNamespace.available(), "needs root and iproute2 (ip netns)");
-    assumeTrue(works("nft", "--version"), "needs nft");
+    assumeTrue(works("nft", "--version") && works("curl", "--version"), "needs nft and curl");
     try (VethNamespace ns = VethNamespace.create("flbroker")) {
       KafkaBrokerChild.Node node =
           new KafkaBrokerChild.Node(
@@ -99,13 +99,16 @@ class BrokerSeesClientsWithoutWindowScalingTest {
                   .as("accepted connections: the crippled ones and the one from before")
                   .isGreaterThan(withoutScaling(seen));
               assertThat(active(seen)).as("CLIENTS_WITHOUT_WINDOW_SCALING active").isEqualTo(1);
-              // The endpoint serves findings to its own host only: the broker's log has them.
+              // The endpoint serves findings to its own host only: asked from the namespace.
               String message =
-                  logged(broker, "CLIENTS_WITHOUT_WINDOW_SCALING about port " + KAFKA_PORT);
+                  awaitFinding(ns, "CLIENTS_WITHOUT_WINDOW_SCALING", "lab-after-consumer at ");
               assertThat(message)
                   .contains("client connections accepted on port " + KAFKA_PORT)
                   .contains("each carries at most 65,535 bytes per round trip")
-                  .contains("from " + ns.outside() + " (");
+                  // By the client ids their requests carry, and their address.
+                  .contains("lab-after at " + ns.outside() + " (")
+                  .contains("lab-after-consumer at " + ns.outside() + " (")
+                  .doesNotContain("lab-before");
               System.out.printf(
                   Locale.ROOT,
                   "BROKER-SIDE lab: %d of %d client connections without window scaling, seen"
@@ -216,16 +219,20 @@ class BrokerSeesClientsWithoutWindowScalingTest {
         m.sum("faultline_findings_active_findings", Map.of("id", "CLIENTS_WITHOUT_WINDOW_SCALING"));
   }
 
-  /** The last line of the broker's output that has {@code text}; fails when none has. */
-  private static String logged(KafkaBrokerChild broker, String text) {
-    String line = null;
-    for (String l : broker.child.output().split("\n")) {
-      if (l.contains(text)) {
-        line = l;
-      }
+  /**
+   * The findings JSON from the agent's endpoint, asked from inside the namespace (the endpoint
+   * serves findings to its own host only), once it has {@code id} with {@code text}; the last
+   * answer either way, for the assertions to judge.
+   */
+  private static String awaitFinding(VethNamespace ns, String id, String text) throws Exception {
+    String url = "http://127.0.0.1:" + AGENT_PORT + "/faultline/findings";
+    long deadline = System.nanoTime() + SEEN_WITHIN.toNanos();
+    String json = ns.exec("curl", "-sf", url);
+    while (!(json.contains(id) && json.contains(text)) && System.nanoTime() < deadline) {
+      Thread.sleep(250);
+      json = ns.exec("curl", "-sf", url);
     }
-    assertThat(line).as("a line with '%s' in the broker's output", text).isNotNull();
-    return line;
+    return json;
   }
 
   private static KafkaProducer<String, String> producer(KafkaBrokerChild broker, String id) {

@@ -9,6 +9,7 @@ import io.faultline.core.net.TcpInfoReader;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -28,10 +29,11 @@ import java.util.function.Supplier;
 /**
  * The connections this process accepted on its listeners, seen from its side: at each {@link
  * #sweep()} every accepted socket's TCP_INFO is read, and the ones without window scaling are
- * counted per listener and per client address. A listener with any raises {@code
- * CLIENTS_WITHOUT_WINDOW_SCALING}, naming the clients with the most (at most {@value #TOP_CLIENTS},
- * the rest counted), since when, and the throughput a 64 KiB window allows at their round-trip
- * time; it clears when none is left. On a Kafka broker these are its clients' connections.
+ * counted per listener and per client (its address, and its name where {@link ClientNames} knows
+ * it). A listener with any raises {@code CLIENTS_WITHOUT_WINDOW_SCALING}, naming the clients with
+ * the most (at most {@value #TOP_CLIENTS}, the rest counted), since when, and the throughput a 64
+ * KiB window allows at their round-trip time; it clears when none is left. On a Kafka broker these
+ * are its clients' connections.
  *
  * <p>{@link #sweep()} runs on one thread at a time; the gauges are read from any.
  */
@@ -49,6 +51,7 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
   private final Supplier<TcpInfoReader> reader;
   private final IntPredicate ignored;
   private final Findings findings;
+  private final ClientNames names;
   private final Clock clock;
   private final Map<Integer, PortGauges> gauges = new ConcurrentHashMap<>();
   private final Map<Integer, Instant> unscaledSince = new HashMap<>();
@@ -84,10 +87,26 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
       IntPredicate ignored,
       Findings findings,
       Clock clock) {
+    this(sockets, reader, ignored, findings, ClientNames.NONE, clock);
+  }
+
+  /**
+   * The same, naming clients by {@code names} where it knows them (with their address).
+   *
+   * @param names what the process knows of its clients (on a Kafka broker, their client ids)
+   */
+  public AcceptedConnections(
+      SocketFds sockets,
+      Supplier<TcpInfoReader> reader,
+      IntPredicate ignored,
+      Findings findings,
+      ClientNames names,
+      Clock clock) {
     this.sockets = Objects.requireNonNull(sockets, "sockets");
     this.reader = Objects.requireNonNull(reader, "reader");
     this.ignored = Objects.requireNonNull(ignored, "ignored");
     this.findings = Objects.requireNonNull(findings, "findings");
+    this.names = Objects.requireNonNull(names, "names");
     this.clock = Objects.requireNonNull(clock, "clock");
   }
 
@@ -118,7 +137,9 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
     ports.forEach(p -> tallies.put(p, new PortTally()));
     int connections = 0;
     int unscaled = 0;
+    Set<InetSocketAddress> open = new HashSet<>();
     for (SocketFds.Accepted a : accepted.value().orElseThrow()) {
+      open.add(a.remote());
       Outcome<TcpInfo> info = reader.get().read(a.fd());
       if (!info.isAvailable()) {
         continue; // closed since the listing
@@ -130,11 +151,19 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
       if (!i.windowScalingNegotiated()) {
         unscaled++;
         t.unscaledRtts.add(i.rttMicros());
-        t.unscaledByClient.merge(a.remote().getAddress().getHostAddress(), 1, Integer::sum);
+        t.unscaledByClient.merge(clientOf(a.remote()), 1, Integer::sum);
       }
     }
+    names.retainOnly(open);
     publish(tallies);
     return new Sweep(ports.size(), connections, unscaled, System.nanoTime() - started);
+  }
+
+  /** A client as the finding names it: its name where known, and its address. */
+  private String clientOf(InetSocketAddress remote) {
+    String address = remote.getAddress().getHostAddress();
+    String name = names.nameOf(remote);
+    return name == null ? address : name + " at " + address;
   }
 
   private void publish(Map<Integer, PortTally> tallies) {
