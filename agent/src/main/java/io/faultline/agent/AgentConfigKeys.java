@@ -1,6 +1,7 @@
 package io.faultline.agent;
 
 import io.faultline.agent.export.Exposure;
+import io.faultline.agent.export.OtlpHistograms;
 import io.faultline.core.config.ConfigKey;
 import io.faultline.core.config.ConfigKeyCatalog;
 import java.time.Duration;
@@ -165,6 +166,19 @@ public final class AgentConfigKeys implements ConfigKeyCatalog {
           "Extra headers of OTLP requests as key=value,key=value (e.g. an authorization"
               + " token); empty: OTEL_EXPORTER_OTLP_HEADERS. Never shown.");
 
+  /** How the phase and gap histograms go over OTLP. */
+  public static final ConfigKey<OtlpHistograms> OTLP_HISTOGRAMS =
+      ConfigKey.enumKey(
+          "otlp.histograms",
+          OtlpHistograms.class,
+          OtlpHistograms.EXPLICIT,
+          "otlp",
+          "How the Kafka phase and gap histograms are exported over OTLP: explicit (buckets at"
+              + " kafka.phases.buckets, as /metrics has) or exponential (base-2 exponential"
+              + " buckets, eight per power of two, read off the same log-linear histograms); at"
+              + " its default, OTEL_EXPORTER_OTLP_METRICS_DEFAULT_HISTOGRAM_AGGREGATION="
+              + "base2_exponential_bucket_histogram selects exponential.");
+
   /** Public so {@link java.util.ServiceLoader} can create it. */
   public AgentConfigKeys() {}
 
@@ -185,6 +199,7 @@ public final class AgentConfigKeys implements ConfigKeyCatalog {
         CLIENTS_INTERVAL,
         OTLP_ENDPOINT,
         OTLP_INTERVAL,
-        OTLP_HEADERS);
+        OTLP_HEADERS,
+        OTLP_HISTOGRAMS);
   }
 }

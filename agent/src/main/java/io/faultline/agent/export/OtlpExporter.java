@@ -76,7 +76,12 @@ public final class OtlpExporter {
   boolean export() {
     String body =
         OtlpJson.request(
-            registry, phases.get(), settings.resource(), startEpochNanos, epochNanos());
+            registry,
+            phases.get(),
+            settings.resource(),
+            settings.histograms(),
+            startEpochNanos,
+            epochNanos());
     HttpRequest.Builder request =
         HttpRequest.newBuilder(settings.metricsUrl())
             .timeout(Duration.ofSeconds(10))

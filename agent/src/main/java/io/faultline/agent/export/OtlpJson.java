@@ -1,6 +1,8 @@
 package io.faultline.agent.export;
 
 import io.faultline.agent.AgentVersion;
+import io.faultline.kafka.phase.ExponentialBuckets;
+import io.faultline.kafka.phase.PhaseBuckets;
 import io.faultline.kafka.phase.PhaseMeters;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -20,7 +22,8 @@ import java.util.concurrent.TimeUnit;
  * registry, cumulative, under one resource and the scope {@code io.faultline.agent}. Gauges are
  * gauges, counters monotonic sums, timers histograms in seconds; the Kafka phase and gap timers
  * carry their explicit buckets ({@code kafka.phases.buckets}), read off the per-connection
- * histograms as {@code /metrics} does.
+ * histograms as {@code /metrics} does, or base-2 exponential buckets ({@code
+ * otlp.histograms=exponential}).
  */
 final class OtlpJson {
 
@@ -34,6 +37,7 @@ final class OtlpJson {
       MeterRegistry registry,
       PhaseMeters phases,
       Map<String, String> resource,
+      OtlpHistograms histograms,
       long startNanos,
       long nowNanos) {
     List<String> metrics = new ArrayList<>();
@@ -113,35 +117,12 @@ final class OtlpJson {
       metrics.add(metric(id.getName(), id.getDescription(), unit(id.getBaseUnit()), body));
     }
     if (phases != null) {
-      double[] bounds = phases.buckets().boundsSeconds();
       for (PhaseMeters.Series s : phases.series()) {
-        PhaseMeters.Totals totals = s.timer().totals(phases.buckets());
-        long[] perBucket = new long[bounds.length + 1];
-        long previous = 0;
-        for (int i = 0; i < bounds.length; i++) {
-          perBucket[i] = totals.cumulative()[i] - previous;
-          previous = totals.cumulative()[i];
-        }
-        perBucket[bounds.length] = totals.count() - previous;
-        String point =
-            histogramPoint(
-                attributes(s.tags()),
-                startNanos,
-                nowNanos,
-                totals.count(),
-                totals.sumSeconds(),
-                perBucket,
-                bounds);
-        metrics.add(
-            metric(
-                s.doc().name(),
-                s.doc().description(),
-                "s",
-                "\"histogram\":{\"dataPoints\":["
-                    + point
-                    + "],\"aggregationTemporality\":"
-                    + CUMULATIVE
-                    + "}"));
+        String body =
+            histograms == OtlpHistograms.EXPONENTIAL
+                ? exponential(s, startNanos, nowNanos)
+                : explicit(s, phases.buckets(), startNanos, nowNanos);
+        metrics.add(metric(s.doc().name(), s.doc().description(), "s", body));
       }
     }
     return "{\"resourceMetrics\":[{\"resource\":{\"attributes\":["
@@ -151,6 +132,57 @@ final class OtlpJson {
         + "},\"metrics\":["
         + String.join(",", metrics)
         + "]}]}]}";
+  }
+
+  /** A phase timer's histogram at the bounds of {@code kafka.phases.buckets}. */
+  private static String explicit(
+      PhaseMeters.Series s, PhaseBuckets buckets, long startNanos, long nowNanos) {
+    double[] bounds = buckets.boundsSeconds();
+    PhaseMeters.Totals totals = s.timer().totals(buckets);
+    long[] perBucket = new long[bounds.length + 1];
+    long previous = 0;
+    for (int i = 0; i < bounds.length; i++) {
+      perBucket[i] = totals.cumulative()[i] - previous;
+      previous = totals.cumulative()[i];
+    }
+    perBucket[bounds.length] = totals.count() - previous;
+    String point =
+        histogramPoint(
+            attributes(s.tags()),
+            startNanos,
+            nowNanos,
+            totals.count(),
+            totals.sumSeconds(),
+            perBucket,
+            bounds);
+    return "\"histogram\":{\"dataPoints\":["
+        + point
+        + "],\"aggregationTemporality\":"
+        + CUMULATIVE
+        + "}";
+  }
+
+  /** A phase timer's histogram in base-2 exponential buckets ({@link ExponentialBuckets}). */
+  private static String exponential(PhaseMeters.Series s, long startNanos, long nowNanos) {
+    PhaseMeters.Counts counts = s.timer().counts();
+    ExponentialBuckets.Histogram e = ExponentialBuckets.of(counts.perBucket());
+    StringBuilder b = new StringBuilder("{").append(attributes(s.tags()));
+    b.append(",\"startTimeUnixNano\":\"").append(startNanos).append('"');
+    b.append(",\"timeUnixNano\":\"").append(nowNanos).append('"');
+    b.append(",\"count\":\"").append(counts.count()).append('"');
+    b.append(",\"sum\":").append(number(counts.sumSeconds()));
+    b.append(",\"scale\":").append(e.scale());
+    b.append(",\"zeroCount\":\"0\"");
+    b.append(",\"positive\":{\"offset\":").append(e.offset()).append(",\"bucketCounts\":[");
+    for (int i = 0; i < e.counts().length; i++) {
+      b.append(i == 0 ? "" : ",").append('"').append(e.counts()[i]).append('"');
+    }
+    b.append("]}}");
+    return "\"exponentialHistogram\":{\"dataPoints\":["
+        + b
+        + "],\"aggregationTemporality\":"
+        + CUMULATIVE
+        + "}";
   }
 
   private static String histogramPoint(

@@ -12,16 +12,22 @@ import java.util.Optional;
  * Where and how the agent exports OTLP: Faultline's {@code otlp.*} keys first, else the
  * OpenTelemetry SDK's standard variables ({@code OTEL_EXPORTER_OTLP_METRICS_ENDPOINT}, {@code
  * OTEL_EXPORTER_OTLP_ENDPOINT}, {@code OTEL_EXPORTER_OTLP_HEADERS}, {@code
- * OTEL_METRIC_EXPORT_INTERVAL}, {@code OTEL_SERVICE_NAME}, {@code OTEL_RESOURCE_ATTRIBUTES}), so a
- * pod already set up for the OpenTelemetry agent exports Faultline's metrics to the same collector.
+ * OTEL_METRIC_EXPORT_INTERVAL}, {@code OTEL_SERVICE_NAME}, {@code OTEL_RESOURCE_ATTRIBUTES}, {@code
+ * OTEL_EXPORTER_OTLP_METRICS_DEFAULT_HISTOGRAM_AGGREGATION}), so a pod already set up for the
+ * OpenTelemetry agent exports Faultline's metrics to the same collector.
  *
  * @param metricsUrl the OTLP/HTTP metrics URL ({@code .../v1/metrics})
  * @param interval time between two exports
  * @param headers extra request headers (e.g. an authorization token)
  * @param resource the resource attributes ({@code service.name} always among them)
+ * @param histograms how the phase and gap histograms are written
  */
 record OtlpSettings(
-    URI metricsUrl, Duration interval, Map<String, String> headers, Map<String, String> resource) {
+    URI metricsUrl,
+    Duration interval,
+    Map<String, String> headers,
+    Map<String, String> resource,
+    OtlpHistograms histograms) {
 
   /** The settings, or empty when no endpoint is configured (OTLP export off). */
   static Optional<OtlpSettings> from(FaultlineConfig config, Map<String, String> env) {
@@ -61,7 +67,15 @@ record OtlpSettings(
     }
     resource.putIfAbsent("service.name", "unknown_service:java");
     resource.putIfAbsent("telemetry.sdk.name", "faultline");
-    return Optional.of(new OtlpSettings(url, interval, pairs(headerText), resource));
+    OtlpHistograms histograms = config.get(AgentConfigKeys.OTLP_HISTOGRAMS);
+    if (histograms == AgentConfigKeys.OTLP_HISTOGRAMS.defaultValue()
+        && "base2_exponential_bucket_histogram"
+            .equalsIgnoreCase(
+                env.getOrDefault("OTEL_EXPORTER_OTLP_METRICS_DEFAULT_HISTOGRAM_AGGREGATION", "")
+                    .strip())) {
+      histograms = OtlpHistograms.EXPONENTIAL;
+    }
+    return Optional.of(new OtlpSettings(url, interval, pairs(headerText), resource, histograms));
   }
 
   /** Whether the SDK's variables say its endpoint speaks gRPC. */

@@ -76,4 +76,23 @@ class OtlpSettingsTest {
             .orElseThrow();
     assertThat(metricsOnly.metricsUrl()).isEqualTo(URI.create("https://otlp.example/custom/path"));
   }
+
+  @Test
+  void histogramsAreExplicitUnlessTheKeyOrTheSdksVariableAsksForExponential() {
+    Map<String, String> endpoint = Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://collector:4318");
+    assertThat(OtlpSettings.from(config(""), endpoint).orElseThrow().histograms())
+        .isEqualTo(OtlpHistograms.EXPLICIT);
+    assertThat(
+            OtlpSettings.from(config("otlp.histograms=exponential"), endpoint)
+                .orElseThrow()
+                .histograms())
+        .isEqualTo(OtlpHistograms.EXPONENTIAL);
+    Map<String, String> sdk =
+        Map.of(
+            "OTEL_EXPORTER_OTLP_ENDPOINT", "http://collector:4318",
+            "OTEL_EXPORTER_OTLP_METRICS_DEFAULT_HISTOGRAM_AGGREGATION",
+                "BASE2_EXPONENTIAL_BUCKET_HISTOGRAM");
+    assertThat(OtlpSettings.from(config(""), sdk).orElseThrow().histograms())
+        .isEqualTo(OtlpHistograms.EXPONENTIAL);
+  }
 }

@@ -171,7 +171,13 @@ public final class PhaseMeters {
      * The histogram under {@code buckets}: read at scrape time from the per-connection histograms
      * and those that left, under the lock that retiring takes, so it never dips.
      */
-    public synchronized Totals totals(PhaseBuckets buckets) {
+    public Totals totals(PhaseBuckets buckets) {
+      Counts c = counts();
+      return new Totals(c.count(), c.sumNanos(), buckets.cumulative(c.perBucket()));
+    }
+
+    /** The counts per log-linear bucket, read as {@link #totals} reads them. */
+    public synchronized Counts counts() {
       long[] counts = PhaseBuckets.newCounts();
       long sum = retiredSum;
       if (retiredCounts != null) {
@@ -187,7 +193,22 @@ public final class PhaseMeters {
       for (long c : counts) {
         count += c;
       }
-      return new Totals(count, sum, buckets.cumulative(counts));
+      return new Counts(count, sum, counts);
+    }
+  }
+
+  /**
+   * One timer's values at one moment, per log-linear bucket.
+   *
+   * @param count values recorded
+   * @param sumNanos their sum
+   * @param perBucket counts per log-linear bucket (for {@link PhaseBuckets#cumulative} or {@link
+   *     ExponentialBuckets#of})
+   */
+  public record Counts(long count, long sumNanos, long[] perBucket) {
+    /** The sum, seconds. */
+    public double sumSeconds() {
+      return sumNanos / 1e9;
     }
   }
 
