@@ -319,6 +319,17 @@ public final class ReferenceDocs {
         `node_id="other"` (a node id that is not a small integer) 28 (420). As count-and-sum \
         timers they were 2 series each: 38 and 62. A shorter `kafka.phases.buckets` is the \
         lever: each bound removed is one series per histogram.
+
+        Over OTLP the same histograms go with the explicit bounds of `kafka.phases.buckets` by \
+        default, or as base-2 exponential histograms (`otlp.histograms=exponential`, or the \
+        OpenTelemetry SDK's \
+        `OTEL_EXPORTER_OTLP_METRICS_DEFAULT_HISTOGRAM_AGGREGATION=base2_exponential_bucket_histogram`): \
+        scale 3, eight buckets per power of two (each about 9 % wide), no bounds to choose. They \
+        are read off the same log-linear histograms at export time; the two bucket sets' edges do \
+        not meet, so each log-linear bucket's count goes to the exponential bucket holding its \
+        middle, and a value may be counted one bucket (9 %) from where it lies. A backend stores \
+        only the buckets that have counts: a phase that spans 1-10 ms is about 27 buckets in one \
+        data point, not one series per bound.
         """;
   }
 
