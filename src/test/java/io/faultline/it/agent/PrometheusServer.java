@@ -49,6 +49,13 @@ final class PrometheusServer implements AutoCloseable {
   /** Starts it and waits until it is ready. */
   static PrometheusServer start(Path executable, List<Job> jobs, List<Path> ruleFiles)
       throws IOException, InterruptedException {
+    return start(executable, jobs, ruleFiles, List.of());
+  }
+
+  /** The same, with {@code flags} added to its command line (e.g. feature flags). */
+  static PrometheusServer start(
+      Path executable, List<Job> jobs, List<Path> ruleFiles, List<String> flags)
+      throws IOException, InterruptedException {
     Path dir = Files.createTempDirectory("faultline-prometheus");
     StringBuilder config = new StringBuilder();
     config.append("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n");
@@ -67,12 +74,14 @@ final class PrometheusServer implements AutoCloseable {
     Path file = dir.resolve("prometheus.yml");
     Files.writeString(file, config);
     int port = Http.freePort();
+    List<String> command = new ArrayList<>();
+    command.add(executable.toString());
+    command.add("--config.file=" + file);
+    command.add("--storage.tsdb.path=" + dir.resolve("data"));
+    command.add("--web.listen-address=127.0.0.1:" + port);
+    command.addAll(flags);
     Process process =
-        new ProcessBuilder(
-                executable.toString(),
-                "--config.file=" + file,
-                "--storage.tsdb.path=" + dir.resolve("data"),
-                "--web.listen-address=127.0.0.1:" + port)
+        new ProcessBuilder(command)
             .redirectErrorStream(true)
             .redirectOutput(dir.resolve("prometheus.log").toFile())
             .start();

@@ -59,16 +59,16 @@ final class EndpointRouter implements Function<HttpRequestHead, HttpResponse> {
           "faultline: this page is served to clients on this host only (prometheus.findings,"
               + " prometheus.status-page)\n");
     }
-    String text;
+    ScrapeEndpoint.Page page;
     try {
-      text = route.text().get();
+      page = route.render().apply(request.accept());
     } catch (RuntimeException | LinkageError e) {
       LOG.log(
           Level.WARNING, "faultline: rendering " + LogText.oneLine(request.path()) + " failed", e);
       return HttpResponse.text(500, "faultline: rendering this page failed; see the log\n");
     }
-    HttpResponse response = new HttpResponse(200, route.contentType(), text);
-    if (route.contentType().startsWith("text/html")) {
+    HttpResponse response = new HttpResponse(200, page.contentType(), page.body());
+    if (page.contentType().startsWith("text/html")) {
       response.header("Content-Security-Policy", HttpResponse.PAGE_POLICY);
     }
     return response;

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -23,14 +24,15 @@ import java.util.function.Supplier;
  */
 public final class EndpointSetup {
 
-  private static final String PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
-
   /** Longest token file read; a token is a line, a bigger file is a mistake. */
   private static final long MAX_TOKEN_FILE = 64 * 1024;
 
-  /** The texts the endpoint serves, each rendered per request. */
+  /**
+   * The pages the endpoint serves, each rendered per request; {@code metrics} from the request's
+   * {@code Accept} header (null when absent), which may ask for protobuf.
+   */
   public record Pages(
-      Supplier<String> metrics,
+      Function<String, ScrapeEndpoint.Page> metrics,
       Supplier<String> findingsJson,
       Supplier<String> agentJson,
       Supplier<String> statusPage) {
@@ -104,8 +106,7 @@ public final class EndpointSetup {
   /** The pages {@code config} lets the endpoint serve, in the order the 404 lists them. */
   static Map<String, ScrapeEndpoint.Route> routes(FaultlineConfig config, Pages pages) {
     Map<String, ScrapeEndpoint.Route> routes = new LinkedHashMap<>();
-    routes.put(
-        "/metrics", new ScrapeEndpoint.Route(PROMETHEUS_CONTENT_TYPE, pages.metrics(), false));
+    routes.put("/metrics", new ScrapeEndpoint.Route(pages.metrics(), false));
     Exposure findings = config.get(AgentConfigKeys.PROMETHEUS_FINDINGS);
     if (findings != Exposure.OFF) {
       routes.put(

@@ -6,17 +6,19 @@ import java.util.Locale;
 
 /**
  * The parts of a request's head the endpoint looks at: method, path (query dropped), and the {@code
- * Host} and {@code Authorization} headers, plus the addresses the connection came from and arrived
- * at. Other headers are read past and dropped.
+ * Host}, {@code Authorization} and {@code Accept} headers, plus the addresses the connection came
+ * from and arrived at. Other headers are read past and dropped.
  *
  * @param host the {@code Host} header, or null when absent
  * @param authorization the {@code Authorization} header, or null when absent
+ * @param accept the {@code Accept} header (the last one), or null when absent
  */
 record HttpRequestHead(
     String method,
     String path,
     String host,
     String authorization,
+    String accept,
     InetAddress remote,
     InetAddress local) {
 
@@ -50,6 +52,7 @@ record HttpRequestHead(
     String path = query < 0 ? target : target.substring(0, query);
     String host = null;
     String authorization = null;
+    String accept = null;
     for (int i = 1; i < lines.length; i++) {
       String line = lines[i];
       if (line.isEmpty()) {
@@ -71,9 +74,11 @@ record HttpRequestHead(
           throw new Malformed("more than one Authorization header");
         }
         authorization = value;
+      } else if (name.equals("accept")) {
+        accept = value;
       }
     }
-    return new HttpRequestHead(method, path, host, authorization, remote, local);
+    return new HttpRequestHead(method, path, host, authorization, accept, remote, local);
   }
 
   /** Whether the request is a HEAD (answered with the headers a GET would get, no body). */

@@ -27,9 +27,13 @@ final class HttpResponse {
   private final Map<String, String> extraHeaders = new LinkedHashMap<>();
 
   HttpResponse(int status, String contentType, String body) {
+    this(status, contentType, body.getBytes(StandardCharsets.UTF_8));
+  }
+
+  HttpResponse(int status, String contentType, byte[] body) {
     this.status = status;
     this.contentType = contentType;
-    this.body = body.getBytes(StandardCharsets.UTF_8);
+    this.body = body;
   }
 
   /** A short plain-text answer. */

@@ -1,17 +1,21 @@
 package io.faultline.agent.export;
 
+import io.faultline.kafka.phase.ExponentialBuckets;
 import io.faultline.kafka.phase.PhaseBuckets;
 import io.faultline.kafka.phase.PhaseMeters;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.config.NamingConvention;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
+import io.prometheus.metrics.expositionformats.PrometheusProtobufWriter;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
 import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import io.prometheus.metrics.model.snapshots.NativeHistogramBuckets;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -32,14 +36,24 @@ import java.util.function.Supplier;
  * scrape time ({@link PhaseMeters#series}), so nothing more is recorded per request; Micrometer
  * cannot write them itself, as it only writes buckets for the timers it records into.
  *
+ * <p>A scraper that asks for Prometheus's protobuf format (a Prometheus with native histograms on)
+ * gets the same histograms with native buckets as well ({@link ExponentialBuckets}, schema 3), read
+ * off the same log-linear histograms.
+ *
  * <p>The timers stay registered with Micrometer (the bridge into the application's Micrometer
  * mirrors them); only their families are left out of the registry's snapshot and replaced here.
  */
 public final class PrometheusScrape {
 
+  /** What a scraper's {@code Accept} names to get the protobuf format. */
+  private static final String PROTOBUF = "application/vnd.google.protobuf";
+
+  private static final String TEXT = "text/plain; version=0.0.4; charset=utf-8";
+
   private final PrometheusMeterRegistry registry;
   private final Supplier<PhaseMeters> phases;
   private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
+  private final PrometheusProtobufWriter protobuf = new PrometheusProtobufWriter();
 
   /**
    * @param registry the agent's registry
@@ -50,30 +64,61 @@ public final class PrometheusScrape {
     this.phases = Objects.requireNonNull(phases, "phases");
   }
 
+  /**
+   * Every meter in the format the scraper asks for: Prometheus's protobuf format when {@code
+   * accept} names it (a Prometheus with native histograms on asks for it, and gets the phase
+   * histograms' native buckets besides the classic ones), else the text format 0.0.4.
+   *
+   * @param accept the request's {@code Accept} header, or null
+   */
+  public ScrapeEndpoint.Page scrape(String accept) {
+    if (accept != null && accept.contains(PROTOBUF)) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      write(protobuf, out);
+      return new ScrapeEndpoint.Page(protobuf.getContentType(), out.toByteArray());
+    }
+    return new ScrapeEndpoint.Page(TEXT, scrape().getBytes(StandardCharsets.UTF_8));
+  }
+
   /** The Prometheus text format (0.0.4) of every meter. */
   public String scrape() {
     PhaseMeters meters = phases.get();
     if (meters == null || meters.timerCount() == 0) {
       return registry.scrape();
     }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    write(writer, out);
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  private void write(ExpositionFormatWriter format, ByteArrayOutputStream out) {
+    PhaseMeters meters = phases.get();
+    List<MetricSnapshot> all = new ArrayList<>();
+    if (meters == null || meters.timerCount() == 0) {
+      registry.getPrometheusRegistry().scrape().forEach(all::add);
+      writeAll(format, out, all);
+      return;
+    }
     List<HistogramSnapshot> histograms = histograms(meters);
     List<String> replaced = new ArrayList<>();
     for (HistogramSnapshot h : histograms) {
       replaced.add(h.getMetadata().getPrometheusName());
     }
-    List<MetricSnapshot> all = new ArrayList<>();
     for (MetricSnapshot s :
         registry.getPrometheusRegistry().scrape(name -> !replaced.contains(name))) {
       all.add(s);
     }
     all.addAll(histograms);
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    writeAll(format, out, all);
+  }
+
+  private static void writeAll(
+      ExpositionFormatWriter format, ByteArrayOutputStream out, List<MetricSnapshot> all) {
     try {
-      writer.write(out, new MetricSnapshots(all));
+      format.write(out, new MetricSnapshots(all));
     } catch (IOException e) {
       throw new UncheckedIOException(e); // a ByteArrayOutputStream does not throw
     }
-    return out.toString(StandardCharsets.UTF_8);
   }
 
   /** One histogram family per timer name, one data point per tag set. */
@@ -88,19 +133,45 @@ public final class PrometheusScrape {
       HistogramSnapshot.Builder family =
           families.computeIfAbsent(
               name, n -> HistogramSnapshot.builder().name(n).help(s.doc().description()));
-      PhaseMeters.Totals totals = s.timer().totals(buckets);
+      // One read for both bucket sets, so their counts agree.
+      PhaseMeters.Counts counts = s.timer().counts();
+      ExponentialBuckets.Histogram exponential = ExponentialBuckets.of(counts.perBucket());
       family.dataPoint(
           HistogramSnapshot.HistogramDataPointSnapshot.builder()
               .classicHistogramBuckets(
                   ClassicHistogramBuckets.of(
-                      bounds, perBucket(totals.cumulative(), totals.count())))
-              .sum(totals.sumSeconds())
+                      bounds, perBucket(buckets.cumulative(counts.perBucket()), counts.count())))
+              .nativeSchema(exponential.scale())
+              .nativeZeroCount(0)
+              .nativeBucketsForPositiveValues(nativeBuckets(exponential))
+              .sum(counts.sumSeconds())
               .labels(labels(s, naming))
               .build());
     }
     List<HistogramSnapshot> out = new ArrayList<>();
     families.values().forEach(b -> out.add(b.build()));
     return out;
+  }
+
+  /**
+   * The buckets with counts, by Prometheus's index (bucket i holds values up to base<sup>i</sup>,
+   * one above OTLP's index for the same bucket).
+   */
+  private static NativeHistogramBuckets nativeBuckets(ExponentialBuckets.Histogram e) {
+    int n = 0;
+    for (long c : e.counts()) {
+      n += c == 0 ? 0 : 1;
+    }
+    int[] indexes = new int[n];
+    long[] counts = new long[n];
+    int j = 0;
+    for (int i = 0; i < e.counts().length; i++) {
+      if (e.counts()[i] != 0) {
+        indexes[j] = e.offset() + i + 1;
+        counts[j++] = e.counts()[i];
+      }
+    }
+    return NativeHistogramBuckets.of(indexes, counts);
   }
 
   private static Labels labels(PhaseMeters.Series s, NamingConvention naming) {

@@ -2,27 +2,53 @@ package io.faultline.agent.export;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * The agent's HTTP endpoint: {@code /metrics} (Prometheus text) and, as configured, {@code
- * /faultline/findings}, {@code /faultline/agent} and the status page at {@code /}. Served by {@link
- * HttpLoop}, whose threads are daemons, so it never keeps the application's JVM alive, and whose
- * limits keep one slow or idle client from delaying a scrape.
+ * The agent's HTTP endpoint: {@code /metrics} (Prometheus text, or protobuf when the scraper asks
+ * for it) and, as configured, {@code /faultline/findings}, {@code /faultline/agent} and the status
+ * page at {@code /}. Served by {@link HttpLoop}, whose threads are daemons, so it never keeps the
+ * application's JVM alive, and whose limits keep one slow or idle client from delaying a scrape.
  */
 public final class ScrapeEndpoint implements AutoCloseable {
 
   /**
-   * One page: its content type, its text (rendered per request), and whether only clients on this
-   * host may read it.
+   * One rendered page.
+   *
+   * @param contentType its content type
+   * @param body its bytes
    */
-  public record Route(String contentType, Supplier<String> text, boolean loopbackOnly) {
-    /** Requires a content type and a text. */
+  public record Page(String contentType, byte[] body) {
+    /** Requires both. */
+    public Page {
+      Objects.requireNonNull(contentType, "contentType");
+      Objects.requireNonNull(body, "body");
+    }
+  }
+
+  /**
+   * One page: how it is rendered per request, from the request's {@code Accept} header (null when
+   * absent), and whether only clients on this host may read it.
+   */
+  public record Route(Function<String, Page> render, boolean loopbackOnly) {
+    /** Requires a renderer. */
     public Route {
+      Objects.requireNonNull(render, "render");
+    }
+
+    /** A page of one content type whose text is rendered per request. */
+    public Route(String contentType, Supplier<String> text, boolean loopbackOnly) {
+      this(textPage(contentType, text), loopbackOnly);
+    }
+
+    private static Function<String, Page> textPage(String contentType, Supplier<String> text) {
       Objects.requireNonNull(contentType, "contentType");
       Objects.requireNonNull(text, "text");
+      return accept -> new Page(contentType, text.get().getBytes(StandardCharsets.UTF_8));
     }
   }
 

@@ -24,7 +24,10 @@ class EndpointSetupTest {
 
   private static final EndpointSetup.Pages PAGES =
       new EndpointSetup.Pages(
-          () -> "up 1.0\n",
+          accept ->
+              new ScrapeEndpoint.Page(
+                  "text/plain; version=0.0.4",
+                  "up 1.0\n".getBytes(java.nio.charset.StandardCharsets.UTF_8)),
           () -> "{\"findings\":[]}",
           () -> "{\"version\":1}",
           () -> "<p>page</p>");

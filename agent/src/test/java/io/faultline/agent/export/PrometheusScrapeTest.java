@@ -10,6 +10,7 @@ import io.faultline.kafka.phase.PhaseMeters;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.expositionformats.generated.com_google_protobuf_4_35_0.Metrics;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -72,6 +73,57 @@ class PrometheusScrapeTest {
     // Every tag set of the timers is one data point: 5 phases and the gap here.
     assertThat(text.lines().filter(l -> l.contains("_bucket{") && l.contains("le=\"+Inf\"")))
         .hasSize(6);
+  }
+
+  @Test
+  void aScraperThatAsksForProtobufGetsNativeBucketsBesideTheClassicOnes() throws Exception {
+    PhaseMeters meters = new PhaseMeters(registry, KafkaMeterTags.DEFAULT);
+    phases.set(meters);
+    var broker2 = new MeteredPhaseRecorder(meters, ClientType.PRODUCER, "p", "2", null);
+    for (int i = 0; i < 10; i++) {
+      // transmit 20 ms nine times, 200 ms once
+      broker2.record((short) 0, 500_000, i == 9 ? 200_000_000 : 20_000_000, 0, 3_000_000, 0);
+    }
+
+    ScrapeEndpoint.Page text = scrape.scrape("text/plain;version=0.0.4;q=0.5,*/*;q=0.1");
+    assertThat(text.contentType()).startsWith("text/plain; version=0.0.4");
+    ScrapeEndpoint.Page page =
+        scrape.scrape(
+            "application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;"
+                + "encoding=delimited;q=0.7,text/plain;version=0.0.4;q=0.3");
+    assertThat(page.contentType()).startsWith("application/vnd.google.protobuf");
+
+    Metrics.Histogram transmit = null;
+    try (var in = new java.io.ByteArrayInputStream(page.body())) {
+      Metrics.MetricFamily family;
+      while ((family = Metrics.MetricFamily.parseDelimitedFrom(in)) != null) {
+        if (!family.getName().equals("faultline_kafka_request_phase_seconds")) {
+          continue;
+        }
+        for (Metrics.Metric m : family.getMetricList()) {
+          if (m.getLabelList().stream()
+              .anyMatch(l -> l.getName().equals("phase") && l.getValue().equals("transmit"))) {
+            transmit = m.getHistogram();
+          }
+        }
+      }
+    }
+    assertThat(transmit).as("the transmit histogram in the protobuf scrape").isNotNull();
+    assertThat(transmit.getSampleCount()).isEqualTo(10);
+    assertThat(transmit.getSchema()).isEqualTo(3);
+    assertThat(transmit.getBucketCount()).as("classic buckets too").isPositive();
+    // Native buckets: spans of consecutive indexes, counts as deltas from the previous bucket.
+    List<Long> counts = new java.util.ArrayList<>();
+    long running = 0;
+    for (long delta : transmit.getPositiveDeltaList()) {
+      running += delta;
+      counts.add(running);
+    }
+    assertThat(counts.stream().mapToLong(Long::longValue).sum()).isEqualTo(10);
+    assertThat(counts).containsExactlyInAnyOrder(9L, 1L);
+    // 20 ms lies in the bucket whose upper bound is 2^(i/8) with i = ceil(8 * log2(0.02)) = -45.
+    int first = transmit.getPositiveSpan(0).getOffset();
+    assertThat(first).isBetween(-46, -44);
   }
 
   @Test

@@ -330,6 +330,14 @@ public final class ReferenceDocs {
         middle, and a value may be counted one bucket (9 %) from where it lies. A backend stores \
         only the buckets that have counts: a phase that spans 1-10 ms is about 27 buckets in one \
         data point, not one series per bound.
+
+        The same exponential buckets reach Prometheus as native histograms (schema 3) when the \
+        scraper asks for Prometheus's protobuf format, as a Prometheus started with \
+        `--enable-feature=native-histograms` does: each phase histogram is then one series, and \
+        `histogram_quantile(0.99, sum by (node_id) (rate(faultline_kafka_request_phase_seconds[5m])))` \
+        works on it without `_bucket` or `le`. The protobuf answer carries the classic buckets \
+        too; a scraper asking for text gets the classic histograms as before \
+        (`PrometheusNativeHistogramsTest` runs a real Prometheus with native histograms on).
         """;
   }
 
