@@ -67,8 +67,7 @@ class BrokerSeesClientsWithoutWindowScalingTest {
           assertThat(withoutScaling(scaled)).as("connections without scaling, no rule").isZero();
 
           long ruleAt = System.nanoTime();
-          cripple(ns);
-          try {
+          try (LostWindowScaleRule rule = LostWindowScaleRule.on(ns, KAFKA_PORT)) {
             int crippled;
             try (KafkaProducer<String, String> after = producer(broker, "lab-after");
                 KafkaConsumer<String, String> consumer = consumer(broker, topic)) {
@@ -119,8 +118,8 @@ class BrokerSeesClientsWithoutWindowScalingTest {
                   expected,
                   message);
             }
-          } finally {
-            lift(ns);
+            // The crippled clients are gone; new handshakes are whole again.
+            rule.lift();
           }
 
           long liftedAt = System.nanoTime();
@@ -150,33 +149,6 @@ class BrokerSeesClientsWithoutWindowScalingTest {
             .isZero();
       }
     }
-  }
-
-  /** SYN cookies always, and no timestamp option on SYNs to the listener. */
-  private static void cripple(VethNamespace ns) throws Exception {
-    ns.exec("sysctl", "-q", "-w", "net.ipv4.tcp_syncookies=2");
-    ns.exec("nft", "add", "table", "inet", "faultline");
-    ns.exec(
-        "nft",
-        "add",
-        "chain",
-        "inet",
-        "faultline",
-        "pre",
-        "{ type filter hook prerouting priority -300; }");
-    ns.exec(
-        "nft",
-        "add",
-        "rule",
-        "inet",
-        "faultline",
-        "pre",
-        "tcp dport " + KAFKA_PORT + " tcp flags syn reset tcp option timestamp");
-  }
-
-  private static void lift(VethNamespace ns) throws Exception {
-    ns.exec("nft", "delete", "table", "inet", "faultline");
-    ns.exec("sysctl", "-q", "-w", "net.ipv4.tcp_syncookies=1");
   }
 
   /** This JVM's connections to {@code listener} that the client side sees without scaling. */

@@ -1,21 +1,23 @@
 package io.faultline.it.agent;
 
 import io.faultline.it.servers.KafkaNode;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The Tencent CKafka incident's handshake in one broker container's network namespace (brief,
  * section 4): SYN cookies forced ({@code tcp_syncookies=2}) and an nftables rule that strips the
  * timestamp option from SYNs to the broker port, as the NAT gateway did. A connection made while it
  * is on has no window scaling. {@link #lift()} restores the namespace; {@link #close()} lifts it if
- * still on. Needs root, {@code nsenter} and {@code nft}.
+ * still on. Needs root, {@code nsenter} (or iproute2 for a {@link VethNamespace}) and {@code nft}.
  */
 final class LostWindowScaleRule implements AutoCloseable {
 
-  private final String pid;
+  private final List<String> enter;
   private boolean on;
 
-  private LostWindowScaleRule(String pid) {
-    this.pid = pid;
+  private LostWindowScaleRule(List<String> enter) {
+    this.enter = enter;
   }
 
   /** Puts the rule on in {@code node}'s namespace. */
@@ -25,7 +27,16 @@ final class LostWindowScaleRule implements AutoCloseable {
             node.networkNamespacePid()
                 .orElseThrow(
                     () -> new IllegalStateException("node " + node.id() + " is no container")));
-    LostWindowScaleRule rule = new LostWindowScaleRule(pid);
+    return on(List.of("nsenter", "-t", pid, "-n"), node.address().getPort());
+  }
+
+  /** Puts the rule on in {@code ns}, for SYNs to {@code port}. */
+  static LostWindowScaleRule on(VethNamespace ns, int port) throws Exception {
+    return on(List.of(ns.prefix()), port);
+  }
+
+  private static LostWindowScaleRule on(List<String> enter, int port) throws Exception {
+    LostWindowScaleRule rule = new LostWindowScaleRule(enter);
     rule.on = true;
     try {
       rule.inNs("sh", "-c", "echo 2 > /proc/sys/net/ipv4/tcp_syncookies");
@@ -45,7 +56,7 @@ final class LostWindowScaleRule implements AutoCloseable {
           "inet",
           "faultline",
           "pre",
-          "tcp dport " + node.address().getPort() + " tcp flags syn reset tcp option timestamp");
+          "tcp dport " + port + " tcp flags syn reset tcp option timestamp");
     } catch (Exception e) {
       rule.close();
       throw e;
@@ -82,12 +93,8 @@ final class LostWindowScaleRule implements AutoCloseable {
   }
 
   private void inNs(String... command) throws Exception {
-    String[] full = new String[command.length + 4];
-    full[0] = "nsenter";
-    full[1] = "-t";
-    full[2] = pid;
-    full[3] = "-n";
-    System.arraycopy(command, 0, full, 4, command.length);
-    SlowLink.run(full);
+    List<String> full = new ArrayList<>(enter);
+    full.addAll(List.of(command));
+    SlowLink.run(full.toArray(String[]::new));
   }
 }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.faultline.it.servers.KafkaCluster;
 import io.faultline.it.servers.RealServers;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -40,8 +39,7 @@ class PrometheusNativeHistogramsTest {
     String topic = "native-" + UUID.randomUUID().toString().substring(0, 8);
     kafka.createTopic(topic, 1);
     int port = Http.freePort();
-    Path ready = Files.createTempFile("kafka-app", ".ready");
-    Files.delete(ready);
+    Path ready = KafkaTraffic.readyFile();
     try (PrometheusServer server =
         PrometheusServer.start(
             prometheus,
@@ -49,23 +47,9 @@ class PrometheusNativeHistogramsTest {
             List.of(),
             List.of("--enable-feature=native-histograms"))) {
       ChildJvm child =
-          ChildJvm.on(Jdk.current())
-              .agentArgs("prometheus.port=" + port)
-              .classPath(ChildJvm.jarOf(org.apache.kafka.clients.producer.KafkaProducer.class))
-              .classPath(ChildJvm.jarOf(org.slf4j.Logger.class));
-      try (ChildJvm.Running running =
-          child.start(
-              "io.faultline.it.agent.app.KafkaTrafficApp",
-              kafka.bootstrapServers(),
-              topic,
-              "2000",
-              "2000",
-              ready.toString())) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        while (!Files.exists(ready) && System.nanoTime() < deadline && running.isAlive()) {
-          Thread.sleep(200);
-        }
-        assertThat(ready).as("the application produced and consumed").exists();
+          KafkaTraffic.withClients(ChildJvm.on(Jdk.current()).agentArgs("prometheus.port=" + port));
+      try (ChildJvm.Running running = KafkaTraffic.start(child, kafka, topic, 2000, 2000, ready)) {
+        KafkaTraffic.awaitReady(running, ready);
         String count =
             "histogram_count(sum by (node_id) (" + PHASE + "{api=\"produce\",phase=\"queue\"}))";
         List<Map<String, Object>> counted = awaitResult(server, count, Duration.ofSeconds(30));
