@@ -83,12 +83,48 @@ class JooqAgentTest {
     Jdk jdk25 =
         Jdk.available().stream().filter(j -> j.name().equals("jdk25")).findFirst().orElse(null);
     Assumptions.assumeTrue(jdk25 != null, "JDK 25 is not installed");
+    warnsOnTheNestedSavepoint(postgres, jdk25, jooq321(), "3.21", "agent_321");
+  }
+
+  /**
+   * The agent on the jOOQ {@code minor} on {@code classPath}, in a child on {@code jdk}, under
+   * {@code warn}: the outage's flow makes one savepoint, is flagged as a nesting and as a savepoint
+   * after a row lock at the app's call site, leaves one MultiXact, and the update lands once; the
+   * jOOQ module stays on. Shared with the version matrix ({@link JooqMatrixTest}); returns what was
+   * checked.
+   */
+  static String warnsOnTheNestedSavepoint(
+      PostgresServer postgres, Jdk jdk, List<Path> classPath, String minor, String table)
+      throws Exception {
     MultiXactProbe probe = MultiXactProbe.start(postgres);
-    Outcome o = runApp(postgres, jdk25, jooq321(), "warn", "agent_321");
-    assertThat(o.stdout).contains("outer committed", "jooq 3.21");
+    Outcome o = runApp(postgres, jdk, classPath, "warn", table);
+    assertThat(o.stdout).contains("outer committed", "jooq " + minor);
+    assertThat(o.log).doesNotContain("instrumentation module jooq-transaction-provider");
     assertThat(o.savepointsCreated).isEqualTo(1.0);
-    assertThat(o.findings).contains("JOOQ_NESTED_TRANSACTION", "JOOQ_SAVEPOINT_AFTER_ROW_LOCK");
-    assertThat(probe.updatingMultiXacts("agent_321")).hasSize(1);
+    assertThat(o.findings)
+        .contains("JOOQ_NESTED_TRANSACTION", "JOOQ_SAVEPOINT_AFTER_ROW_LOCK")
+        .contains("io.faultline.it.agent.app.JooqNestingApp.lambda$lockThenNestedUpdate");
+    assertThat(probe.updatingMultiXacts(table)).hasSize(1);
+    assertThat(balance(postgres, table)).isEqualTo(90);
+    return "warn: 1 savepoint counted, JOOQ_NESTED_TRANSACTION and JOOQ_SAVEPOINT_AFTER_ROW_LOCK"
+        + " at the app's call site, 1 MultiXact on the row, balance 90";
+  }
+
+  /**
+   * The same under {@code flatten}: no savepoint, no MultiXact, the update lands once. Returns what
+   * was checked.
+   */
+  static String flattensTheNestedTransaction(
+      PostgresServer postgres, Jdk jdk, List<Path> classPath, String minor, String table)
+      throws Exception {
+    MultiXactProbe probe = MultiXactProbe.start(postgres);
+    Outcome o = runApp(postgres, jdk, classPath, "flatten", table);
+    assertThat(o.stdout).contains("outer committed", "jooq " + minor);
+    assertThat(o.log).doesNotContain("instrumentation module jooq-transaction-provider");
+    assertThat(o.savepointsCreated).isZero();
+    assertThat(probe.updatingMultiXacts(table)).isEmpty();
+    assertThat(balance(postgres, table)).isEqualTo(90);
+    return "flatten: 0 savepoints, no MultiXact, balance 90";
   }
 
   /**

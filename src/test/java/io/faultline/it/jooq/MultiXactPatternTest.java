@@ -64,6 +64,20 @@ class MultiXactPatternTest {
   @Test
   void withSavepointsTheRowGetsAMultiXactAndTheFindingIsRaised(PostgresServer postgres)
       throws SQLException {
+    savepointLeavesAMultiXact(postgres);
+  }
+
+  @Test
+  void flattenedThereIsNoMultiXact(PostgresServer postgres) throws SQLException {
+    flattenedLeavesNone(postgres);
+  }
+
+  /**
+   * Under {@code WARN} (jOOQ's savepoint): one MultiXact of the row's locker and updater, one
+   * savepoint counted, both findings raised. Shared with the version matrix ({@link
+   * PostgresMajorsMatrixTest}); returns what was checked.
+   */
+  static String savepointLeavesAMultiXact(PostgresServer postgres) throws SQLException {
     String table = setUp(postgres);
     Guarded guarded = Guarded.on(postgres.dataSource(), b -> b.nesting(NestingPolicy.WARN));
 
@@ -85,10 +99,15 @@ class MultiXactPatternTest {
         .contains(
             JooqFindingTypes.SAVEPOINT_AFTER_ROW_LOCK.id(),
             JooqFindingTypes.NESTED_TRANSACTION.id());
+    return "savepoint: 1 MultiXact of locker and updater, 1 savepoint counted,"
+        + " JOOQ_SAVEPOINT_AFTER_ROW_LOCK and JOOQ_NESTED_TRANSACTION raised";
   }
 
-  @Test
-  void flattenedThereIsNoMultiXact(PostgresServer postgres) throws SQLException {
+  /**
+   * Under {@code FLATTEN}: no MultiXact, no savepoint, no finding, the update applied once. Shared
+   * with the version matrix; returns what was checked.
+   */
+  static String flattenedLeavesNone(PostgresServer postgres) throws SQLException {
     String table = setUp(postgres);
     Guarded guarded = Guarded.on(postgres.dataSource(), b -> b.nesting(NestingPolicy.FLATTEN));
 
@@ -105,6 +124,7 @@ class MultiXactPatternTest {
     assertThat(balance(postgres, table)).isEqualTo(90);
     assertThat(guarded.provider.guard().stats().savepointsCreated()).isZero();
     assertThat(guarded.findings.active()).isEmpty();
+    return "flatten: no MultiXact, no savepoint, no finding";
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.faultline.it.servers;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import io.zonky.test.db.postgres.embedded.PgBinaryResolver;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -10,11 +11,25 @@ final class EmbeddedPostgresServer extends PooledPostgresServer {
 
   private final EmbeddedPostgres postgres;
 
+  /** The server from the binaries on the class path (the suite's PostgreSQL version). */
   EmbeddedPostgresServer() {
+    this(null, "postgres", SUITE_MAJOR);
+  }
+
+  /**
+   * The server from the binaries {@code binaries} gives ({@code null}: those on the class path), of
+   * major version {@code major}, its data under a fresh folder named after {@code name}.
+   */
+  EmbeddedPostgresServer(PgBinaryResolver binaries, String name, int major) {
+    super(major);
     try {
+      EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder();
+      if (binaries != null) {
+        builder.setPgBinaryResolver(binaries);
+      }
       this.postgres =
-          EmbeddedPostgres.builder()
-              .setDataDirectory(TestPaths.workDir("postgres").resolve("data"))
+          builder
+              .setDataDirectory(TestPaths.workDir(name).resolve("data"))
               .setCleanDataDirectory(true)
               .setServerConfig("max_connections", "200")
               .setPGStartupWait(Duration.ofMinutes(1))

@@ -6,7 +6,21 @@ import javax.sql.DataSource;
 /** The part both kinds of test PostgreSQL share: the suite's pool, opened once the server is up. */
 abstract class PooledPostgresServer implements PostgresServer {
 
+  /** The suite's PostgreSQL major: the test image's packages and the binaries on the class path. */
+  static final int SUITE_MAJOR = 15;
+
+  private final int major;
   private HikariDataSource pool;
+
+  /** A server of the suite's major version. */
+  PooledPostgresServer() {
+    this(SUITE_MAJOR);
+  }
+
+  /** A server of {@code major} (the version matrix starts other majors). */
+  PooledPostgresServer(int major) {
+    this.major = major;
+  }
 
   /** Opens the shared pool; called by the subclass once its server accepts connections. */
   protected final void openPool() {
@@ -15,7 +29,7 @@ abstract class PooledPostgresServer implements PostgresServer {
 
   @Override
   public final int majorVersion() {
-    return 15;
+    return major;
   }
 
   @Override
