@@ -17,6 +17,9 @@ import org.testcontainers.utility.DockerImageName;
  */
 final class Servers {
 
+  /** The port of {@link #kafkaOnItsAddress()}'s own listener. */
+  private static final int OWN_ADDRESS_PORT = 19092;
+
   private Servers() {}
 
   static PostgreSQLContainer postgres() {
@@ -60,8 +63,6 @@ final class Servers {
         + ":"
         + OWN_ADDRESS_PORT;
   }
-
-  private static final int OWN_ADDRESS_PORT = 19092;
 
   static DataSource dataSource(PostgreSQLContainer postgres) {
     PGSimpleDataSource ds = new PGSimpleDataSource();
