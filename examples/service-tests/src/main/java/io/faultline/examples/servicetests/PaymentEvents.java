@@ -2,6 +2,7 @@ package io.faultline.examples.servicetests;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -44,7 +45,17 @@ public final class PaymentEvents implements AutoCloseable {
                 "reconnect.backoff.ms",
                 Long.toString(backoff.toMillis()),
                 "reconnect.backoff.max.ms",
-                Long.toString(maxBackoff.toMillis())),
+                Long.toString(maxBackoff.toMillis()),
+                // Receipts travel in large batches: a request carries up to 256 KiB.
+                "batch.size",
+                "262144",
+                "linger.ms",
+                "5",
+                // The OS sizes the send buffer to the path: Kafka's fixed 128 KiB would cap the
+                // producer below what a long path needs (Faultline's
+                // KAFKA_SOCKET_BUFFER_BELOW_BDP).
+                "send.buffer.bytes",
+                "-1"),
             new StringSerializer(),
             new StringSerializer());
   }
@@ -55,6 +66,24 @@ public final class PaymentEvents implements AutoCloseable {
     producer
         .send(new ProducerRecord<>(TOPIC, Integer.toString(account), Integer.toString(amount)))
         .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Publishes that {@code account} paid {@code amount}, with its receipt, without waiting: the
+   * future completes once the broker has it, or fails.
+   */
+  public CompletableFuture<Void> paidWithReceipt(int account, int amount, String receipt) {
+    CompletableFuture<Void> acked = new CompletableFuture<>();
+    producer.send(
+        new ProducerRecord<>(TOPIC, Integer.toString(account), amount + "\n" + receipt),
+        (metadata, error) -> {
+          if (error == null) {
+            acked.complete(null);
+          } else {
+            acked.completeExceptionally(error);
+          }
+        });
+    return acked;
   }
 
   @Override

@@ -17,6 +17,9 @@ import org.testcontainers.utility.DockerImageName;
  */
 final class Servers {
 
+  /** The port of {@link #kafkaOnItsAddress()}'s own listener. */
+  private static final int OWN_ADDRESS_PORT = 19092;
+
   private Servers() {}
 
   static PostgreSQLContainer postgres() {
@@ -36,6 +39,29 @@ final class Servers {
                 .asCompatibleSubstituteFor("apache/kafka"));
     kafka.setPortBindings(List.of(freePort() + ":9092"));
     return kafka;
+  }
+
+  /**
+   * A broker that also listens on port 19092 of its own address, advertised as that address: a
+   * client on the Docker host connects to the broker itself, not to the engine's port proxy, so its
+   * connection's TCP options (window scaling) are the broker's. Needs an engine the tests run
+   * beside (a Linux CI runner), where container addresses are reachable.
+   */
+  static KafkaContainer kafkaOnItsAddress() {
+    KafkaContainer kafka = kafka();
+    kafka.withListener("0.0.0.0:" + OWN_ADDRESS_PORT, () -> ownAddress(kafka));
+    return kafka;
+  }
+
+  /** The bootstrap address of a broker from {@link #kafkaOnItsAddress()}. */
+  static String ownAddress(KafkaContainer kafka) {
+    return kafka.getContainerInfo().getNetworkSettings().getNetworks().values().stream()
+            .map(n -> n.getIpAddress())
+            .filter(ip -> ip != null && !ip.isEmpty())
+            .findFirst()
+            .orElseThrow(() -> new IllegalStateException("the broker container has no address"))
+        + ":"
+        + OWN_ADDRESS_PORT;
   }
 
   static DataSource dataSource(PostgreSQLContainer postgres) {
