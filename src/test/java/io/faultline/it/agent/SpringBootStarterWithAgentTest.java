@@ -45,6 +45,32 @@ class SpringBootStarterWithAgentTest {
   }
 
   @Test
+  void withTheAgentAttachedSpringsSavepointsAreCountedOnce(PostgresServer postgres)
+      throws Exception {
+    try (BootApp app =
+        BootApp.start(
+            List.of(
+                "-javaagent:" + ChildJvm.agentJar(),
+                "-jar",
+                TestPaths.springBoot3AppJar().toString()),
+            postgres,
+            "--scenes=jooq,transactional,mixed")) {
+      String out = app.awaitLine("scenes done", START);
+      assertThat(out)
+          .contains("the Faultline agent is attached too")
+          .contains("scene jooq: done", "scene transactional: done", "scene mixed: done")
+          .contains("savepointsCreated=3", "nestedAllowed=3");
+      // Three savepoints (one per flow), each counted once, on the application's registry.
+      assertThat(app.get("/actuator/metrics/faultline.jooq.savepoints?tag=outcome:created"))
+          .contains("\"value\":3.0");
+      String findings = app.get("/actuator/faultline");
+      assertThat(findings.split("\"id\":\"JOOQ_SAVEPOINT_AFTER_ROW_LOCK\"", -1))
+          .as("one finding per flow's call site")
+          .hasSize(4);
+    }
+  }
+
+  @Test
   void boot4ExampleOnJdk25RaisesTheFindingsThroughTheStarter(PostgresServer postgres)
       throws Exception {
     Jdk jdk25 =
