@@ -36,9 +36,9 @@ import org.jooq.TransactionContext;
  * failures are logged and counted in {@link #internalErrors()}.
  *
  * <p>Transactions a manager outside jOOQ begins (Spring's {@code @Transactional}) are told to the
- * same guard through {@link #managedBeginEnter}, {@link #managedBeginExit} and {@link #managedEnd},
- * e.g. from a Spring {@code TransactionExecutionListener}; a jOOQ transaction begun inside one is a
- * nested level of it.
+ * same guard through {@link #managedBeginEnter}, {@link #managedBeginExit}, {@link
+ * #managedCommitEnter} and {@link #managedEnd}, e.g. from a Spring {@code
+ * TransactionExecutionListener}; a jOOQ transaction begun inside one is a nested level of it.
  *
  * <p>This class follows the levels of each transaction (its {@link Ledger}, found by {@link
  * Ledgers}) and hands each event to the class whose job it is: {@link NestingGate} (the policy),
@@ -342,9 +342,10 @@ public final class TransactionGuard {
    * A transaction manager outside jOOQ (Spring's, for {@code @Transactional} and {@code
    * TransactionTemplate}) is about to begin a transaction on this thread: a new top-level one, or
    * ({@code nested}) a savepoint in the thread's open one. Call {@link #managedBeginExit} after it,
-   * and {@link #managedEnd} when it commits or rolls back; the thread's ledger is the one jOOQ
-   * transactions and statements on the thread use too, so a jOOQ transaction inside a managed one
-   * is a nested level of it, and row locks taken by jOOQ statements count before its savepoints.
+   * {@link #managedCommitEnter} before it commits, and {@link #managedEnd} when it has committed or
+   * rolled back; the thread's ledger is the one jOOQ transactions and statements on the thread use
+   * too, so a jOOQ transaction inside a managed one is a nested level of it, and row locks taken by
+   * jOOQ statements count before its savepoints.
    *
    * <p>The nesting policy applies as for jOOQ's nested transactions, except that FLATTEN cannot
    * keep the manager from making the savepoint: it is reported as under WARN.
@@ -409,6 +410,24 @@ public final class TransactionGuard {
       }
     } catch (RuntimeException e) {
       errors.record(e);
+    }
+  }
+
+  /**
+   * Before the manager commits the level of {@code token}. A top level in which a flattened jOOQ
+   * transaction failed must not commit (its statements ran in this transaction and were not rolled
+   * back): thrown from a Spring {@code TransactionExecutionListener}'s {@code beforeCommit}, Spring
+   * rolls the transaction back and the caller gets the exception, as for a jOOQ top level.
+   *
+   * @throws FlattenedRollbackException when a flattened jOOQ transaction inside it failed
+   */
+  public void managedCommitEnter(Object token) {
+    if (!(token instanceof ManagedLevel managed) || managed.level().kind() != LevelKind.TOP) {
+      return;
+    }
+    CallSite failed = managed.ledger().failedFlattenedSite();
+    if (failed != null) {
+      throw new FlattenedRollbackException(managed.ledger().topCallSite(), failed);
     }
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.faultline.core.finding.Finding;
 import io.faultline.core.finding.Findings;
+import io.faultline.jooq.FlattenedRollbackException;
 import io.faultline.jooq.GuardStats;
 import io.faultline.jooq.GuardedTransactionProvider;
 import io.faultline.jooq.JooqFindingTypes;
@@ -226,6 +227,37 @@ class ManagedTransactionsTest {
     assertThat(manager.managerTokens).isEmpty();
     assertThat(guard.stats().nestedFlattened()).isEqualTo(1);
     assertThat(guard.stats().savepointsCreated()).isZero();
+  }
+
+  @Test
+  void aFailedFlattenedJooqTransactionKeepsTheManagedOneFromCommitting() {
+    TransactionGuard guard = guard(NestingPolicy.FLATTEN);
+    ManagerBackedProvider manager = new ManagerBackedProvider(guard);
+    DSLContext dsl = dsl(guard, GuardedTransactionProvider.sharing(manager, guard));
+    Object top = guard.managedBeginEnter(false);
+    guard.managedBeginExit(top, null);
+    try {
+      dsl.transaction(
+          inner -> {
+            throw new IllegalStateException("inner fails");
+          });
+    } catch (IllegalStateException caught) {
+      // the application carries on in the outer transaction
+    }
+    assertThatThrownBy(() -> guard.managedCommitEnter(top))
+        .isInstanceOf(FlattenedRollbackException.class);
+    guard.managedEnd(top, false);
+    assertThat(guard.stats().rolledBack()).isEqualTo(1);
+  }
+
+  @Test
+  void aManagedTransactionWithoutFailedFlattenedLevelsCommits() {
+    TransactionGuard guard = guard(NestingPolicy.FLATTEN);
+    Object top = guard.managedBeginEnter(false);
+    guard.managedBeginExit(top, null);
+    guard.managedCommitEnter(top);
+    guard.managedEnd(top, true);
+    assertThat(guard.stats().committed()).isEqualTo(1);
   }
 
   @Test

@@ -132,6 +132,28 @@ class SpringBootTransactionalTest {
   }
 
   @Test
+  void aFailedFlattenedJooqTransactionRollsBackSpringsTransaction(PostgresServer postgres)
+      throws Exception {
+    try (BootApp app = BootApp.start(boot3(), postgres, "--scenes=mixed-failing")) {
+      String out = app.awaitLine("scenes done", START);
+      assertThat(out)
+          .as("with a savepoint the failed level is undone and the rest commits")
+          .contains("inner failure caught", "scene mixed-failing: done")
+          .contains("savepointsRolledBack=1", "committed=1", "balance: 100");
+    }
+    try (BootApp app =
+        BootApp.start(
+            boot3(), postgres, "--scenes=mixed-failing", "--faultline.jooq.nesting=flatten")) {
+      String out = app.awaitLine("scenes done", START);
+      assertThat(out)
+          .as("flattened, the failed level's write is in Spring's transaction: it must not commit")
+          .contains("inner failure caught")
+          .contains("scene mixed-failing: failed: FlattenedRollbackException")
+          .contains("nestedFlattened=1", "rolledBack=1", "balance: 100");
+    }
+  }
+
+  @Test
   void failRefusesTheNestedMethodBeforeSpringMakesTheSavepoint(PostgresServer postgres)
       throws Exception {
     try (BootApp app =

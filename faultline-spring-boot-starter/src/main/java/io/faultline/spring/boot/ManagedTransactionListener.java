@@ -44,6 +44,19 @@ final class ManagedTransactionListener implements TransactionExecutionListener {
     }
   }
 
+  /**
+   * A top-level transaction in which a flattened {@code dsl.transaction} failed is refused here
+   * ({@code FlattenedRollbackException}): Spring rolls it back instead of committing the failed
+   * level's statements.
+   */
+  @Override
+  public void beforeCommit(TransactionExecution transaction) {
+    Object token = find(transaction, false);
+    if (token != null) {
+      guard.get().managedCommitEnter(token);
+    }
+  }
+
   @Override
   public void afterCommit(TransactionExecution transaction, Throwable commitFailure) {
     end(transaction, commitFailure == null);

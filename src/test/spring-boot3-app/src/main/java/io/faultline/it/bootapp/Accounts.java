@@ -44,4 +44,24 @@ public class Accounts {
                 .execute("UPDATE boot_starter_account SET balance = balance - 1 WHERE id = ?", id));
     System.out.println("mixed row: " + probe.describe(dsl, id));
   }
+
+  /**
+   * Lock, then a {@code dsl.transaction} that writes and fails, caught here: with a savepoint its
+   * write is rolled back and the rest commits; flattened, its write ran in this transaction.
+   */
+  @Transactional
+  public void debitThroughFailingJooqTransaction(int id) {
+    dsl.fetch("SELECT * FROM boot_starter_account WHERE id = ? FOR UPDATE", id);
+    try {
+      dsl.transaction(
+          inner -> {
+            inner
+                .dsl()
+                .execute("UPDATE boot_starter_account SET balance = balance - 1 WHERE id = ?", id);
+            throw new IllegalStateException("the inner level fails");
+          });
+    } catch (IllegalStateException caught) {
+      System.out.println("inner failure caught");
+    }
+  }
 }

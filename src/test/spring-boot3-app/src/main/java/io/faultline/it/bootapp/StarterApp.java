@@ -52,6 +52,7 @@ public class StarterApp {
             case "jooq" -> jooqFlow(dsl);
             case "transactional" -> accounts.debitThroughNestedMethod(1);
             case "mixed" -> accounts.debitThroughJooqTransaction(1);
+            case "mixed-failing" -> accounts.debitThroughFailingJooqTransaction(1);
             default -> throw new IllegalArgumentException("no scene " + scene);
           }
           System.out.println("scene " + scene + ": done");
