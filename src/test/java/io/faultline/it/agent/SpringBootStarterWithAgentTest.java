@@ -8,6 +8,7 @@ import io.faultline.it.servers.TestPaths;
 import io.faultline.it.starter.BootApp;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -47,10 +48,11 @@ class SpringBootStarterWithAgentTest {
   @Test
   void withTheAgentAttachedSpringsSavepointsAreCountedOnce(PostgresServer postgres)
       throws Exception {
+    int agentPort = Http.freePort();
     try (BootApp app =
         BootApp.start(
             List.of(
-                "-javaagent:" + ChildJvm.agentJar(),
+                "-javaagent:" + ChildJvm.agentJar() + "=prometheus.port=" + agentPort,
                 "-jar",
                 TestPaths.springBoot3AppJar().toString()),
             postgres,
@@ -67,6 +69,15 @@ class SpringBootStarterWithAgentTest {
       assertThat(findings.split("\"id\":\"JOOQ_SAVEPOINT_AFTER_ROW_LOCK\"", -1))
           .as("one finding per flow's call site")
           .hasSize(4);
+      // The agent counted none of them: it left the provider to the starter and does not count
+      // Spring's savepoints.
+      PrometheusText agentMetrics =
+          StartupChecks.awaitMetrics(
+              agentPort,
+              m -> m.find("faultline_agent_module_active_modules", Map.of()).size() > 0,
+              "the agent's modules",
+              Duration.ofSeconds(30));
+      assertThat(StartupChecks.savepointsCreated(agentMetrics)).isZero();
     }
   }
 

@@ -49,8 +49,8 @@ final class AgentPresence {
               System.Logger.Level.INFO,
               "faultline: the Faultline agent is attached too; the starter guards the jOOQ"
                   + " TransactionProvider and watches Spring's transaction managers, and the agent"
-                  + " leaves those transactions to it, so none is counted twice (the agent's"
-                  + " TX_NESTED_TRANSACTIONAL still names nested @Transactional method pairs)");
+                  + " leaves those transactions to it (its own @Transactional advice counts no"
+                  + " savepoint), so none is counted twice");
     }
   }
 }
