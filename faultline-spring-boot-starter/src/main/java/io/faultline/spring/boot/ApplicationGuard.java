@@ -16,7 +16,7 @@ import org.springframework.beans.factory.ObjectProvider;
  * DSLContext} and for the jOOQ {@code TransactionProvider} when there is one: one set of meters,
  * and one ledger per transaction, so a {@code dsl.transaction} inside a {@code @Transactional}
  * method is a nested level of it, counted once. Built on first use, from the {@code faultline.*}
- * properties.
+ * properties; or, when the application wired its one provider's guard by hand, that guard.
  */
 final class ApplicationGuard {
 
@@ -48,6 +48,24 @@ final class ApplicationGuard {
   /** Whether the application declares more than one jOOQ {@code TransactionProvider}. */
   boolean severalProviders() {
     return beans.getBeanNamesForType(TransactionProvider.class, true, false).length > 1;
+  }
+
+  /**
+   * Makes {@code existing}, the guard of a provider the application wired by hand, this one, unless
+   * it was already built (then the two count apart, and a warning says so).
+   */
+  synchronized void adopt(TransactionGuard existing, String providerBean) {
+    if (guard == null) {
+      guard = existing;
+    } else if (guard != existing) {
+      System.getLogger(ApplicationGuard.class.getName())
+          .log(
+              System.Logger.Level.WARNING,
+              "faultline: TransactionProvider bean ''{0}'' has a guard of its own, created after"
+                  + " the one Spring''s transaction managers report to; the two count apart, and"
+                  + " their meters may collide on one registry",
+              providerBean);
+    }
   }
 
   /** The guard, built on first use. */

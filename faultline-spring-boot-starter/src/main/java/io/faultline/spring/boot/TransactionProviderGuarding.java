@@ -65,6 +65,11 @@ final class TransactionProviderGuarding implements BeanPostProcessor, BeanFactor
     }
   }
 
+  private boolean severalProviders() {
+    return beans != null
+        && beans.getBeanNamesForType(TransactionProvider.class, true, false).length > 1;
+  }
+
   @Override
   public Object postProcessAfterInitialization(Object bean, String beanName) {
     if (!(bean instanceof TransactionProvider provider)) {
@@ -77,6 +82,14 @@ final class TransactionProviderGuarding implements BeanPostProcessor, BeanFactor
           System.Logger.Level.INFO,
           "faultline: TransactionProvider bean ''{0}'' is already guarded; left as it is",
           beanName);
+      ApplicationGuard application = shared.getIfAvailable();
+      if (provider instanceof GuardedTransactionProvider guarded
+          && application != null
+          && !severalProviders()) {
+        // Spring's transaction managers report to the same guard: one set of meters, not two
+        // colliding on the registry, and one record per transaction.
+        application.adopt(guarded.guard(), beanName);
+      }
       return bean;
     }
     if (provider instanceof ThreadLocalTransactionProvider) {
@@ -97,9 +110,7 @@ final class TransactionProviderGuarding implements BeanPostProcessor, BeanFactor
       return bean;
     }
     agent.reportOnce();
-    boolean several =
-        beans != null
-            && beans.getBeanNamesForType(TransactionProvider.class, true, false).length > 1;
+    boolean several = severalProviders();
     ApplicationGuard application = shared.getIfAvailable();
     if (!several && application != null && SavepointBehaviour.savepoints(provider)) {
       return GuardedTransactionProvider.sharing(provider, application.get());

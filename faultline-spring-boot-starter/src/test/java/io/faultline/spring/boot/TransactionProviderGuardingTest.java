@@ -141,6 +141,38 @@ class TransactionProviderGuardingTest {
   }
 
   @Test
+  void aProviderGuardedByHandLendsItsGuardToSpringsTransactionManagers() {
+    DefaultListableBeanFactory beans = new DefaultListableBeanFactory();
+    GuardedTransactionProvider own =
+        GuardedTransactionProvider.wrap(new DefaultTransactionProvider(new NoConnectionProvider()))
+            .meterRegistry(registry)
+            .build();
+    beans.registerSingleton("mine", own);
+    beans.registerSingleton("config", FaultlineConfig.defaults());
+    beans.registerSingleton("registry", registry);
+    ApplicationGuard application =
+        new ApplicationGuard(
+            beans.getBeanProvider(FaultlineConfig.class),
+            beans.getBeanProvider(Findings.class),
+            beans.getBeanProvider(MeterRegistry.class),
+            beans);
+    beans.registerSingleton("application", application);
+    TransactionProviderGuarding guarding =
+        new TransactionProviderGuarding(
+            beans.getBeanProvider(FaultlineConfig.class),
+            beans.getBeanProvider(Findings.class),
+            beans.getBeanProvider(MeterRegistry.class),
+            beans.getBeanProvider(ApplicationGuard.class),
+            new AgentPresence(false));
+    guarding.setBeanFactory(beans);
+    assertThat(guarding.postProcessAfterInitialization(own, "mine")).isSameAs(own);
+    assertThat(application.get()).isSameAs(own.guard());
+    assertThat(registry.find("faultline.jooq.transactions").tag("outcome", "committed").meters())
+        .as("no second set of meters")
+        .hasSize(1);
+  }
+
+  @Test
   void anAlreadyGuardedProviderIsNotGuardedTwice() {
     GuardedTransactionProvider own =
         GuardedTransactionProvider.wrap(new DefaultTransactionProvider(new NoConnectionProvider()))
