@@ -29,6 +29,7 @@ public record CallSite(String className, String methodName, String fileName, int
           "org.springframework.",
           "io.faultline.jooq.",
           "io.faultline.agent.",
+          "io.faultline.spring.",
           "io.faultline.core.",
           "io.faultline.shaded.",
           "java.",
@@ -140,11 +141,13 @@ public record CallSite(String className, String methodName, String fileName, int
   }
 
   /**
-   * The call site of the outermost jOOQ transaction running on this thread, found from its stack:
-   * the application frame that called into the bottom-most run of {@code org.jooq} frames. Called
-   * while that transaction's frames are still on the stack (at a nested begin, a commit, a
-   * statement), it names the same frame {@link #current()} would have at its begin, without walking
-   * the stack at every top-level begin. UNKNOWN when no jOOQ frame is on the stack.
+   * The call site of the outermost jOOQ or Spring transaction running on this thread, found from
+   * its stack: the application frame that called into the bottom-most run of framework frames
+   * holding an {@code org.jooq} or {@code org.springframework.transaction} frame (jOOQ's {@code
+   * transaction}, Spring's transaction interceptor or {@code TransactionTemplate}). Called while
+   * that transaction's frames are still on the stack (at a nested begin, a commit, a statement), it
+   * names the same frame {@link #current()} would have at its begin, without walking the stack at
+   * every top-level begin. UNKNOWN when no jOOQ frame is on the stack.
    */
   public static CallSite outermostTransaction() {
     return WALKER.walk(CallSite::applicationFrameBelowLastJooqRun);
@@ -162,7 +165,8 @@ public record CallSite(String className, String methodName, String fileName, int
                   found[0] = f;
                   inJooqRun[0] = false;
                 }
-              } else if (f.getClassName().startsWith("org.jooq.")) {
+              } else if (f.getClassName().startsWith("org.jooq.")
+                  || f.getClassName().startsWith("org.springframework.transaction.")) {
                 inJooqRun[0] = true;
               }
             });
@@ -240,6 +244,10 @@ public record CallSite(String className, String methodName, String fileName, int
 
   /** Whether frames of {@code className} are skipped when looking for the call site. */
   static boolean isFramework(String className) {
+    if (className.contains("$$")) {
+      // Generated proxies (Spring's CGLIB subclasses, Hibernate's): the call site is the caller.
+      return true;
+    }
     for (String prefix : FRAMEWORK_PREFIXES) {
       if (className.startsWith(prefix)) {
         return true;

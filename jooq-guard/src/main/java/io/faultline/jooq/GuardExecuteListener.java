@@ -79,7 +79,10 @@ final class GuardExecuteListener implements ExecuteListener {
     }
     try {
       timeouts.statementEnded(ledger);
-      timeouts.translate(ctx, ledger);
+      if (!ledger.managed()) {
+        // A managed transaction's timeouts are its manager's, not the guard's to explain.
+        timeouts.translate(ctx, ledger);
+      }
     } catch (RuntimeException e) {
       errors.record(e);
     }

@@ -34,15 +34,27 @@ final class GuardFindings {
     this.literals = literals;
   }
 
-  /** A nested transaction begun at {@code site}, first seen there; logged too under WARN. */
-  void nested(Ledger ledger, CallSite site, int depth) {
-    if (policy == NestingPolicy.WARN) {
+  /**
+   * A nested transaction begun at {@code site}, first seen there; logged too under WARN. {@code
+   * byManager}: a transaction manager outside jOOQ begins it and makes the savepoint itself
+   * ({@code @Transactional(propagation = NESTED)}), so FLATTEN cannot flatten it.
+   */
+  void nested(Ledger ledger, CallSite site, int depth, boolean byManager) {
+    boolean unflattened = byManager && policy == NestingPolicy.FLATTEN;
+    String note =
+        unflattened
+            ? "; the transaction manager makes this savepoint itself, so jooq.nesting=FLATTEN"
+                + " cannot join it to the outer transaction"
+            : "";
+    if (policy == NestingPolicy.WARN || unflattened) {
       LOG.log(
           System.Logger.Level.WARNING,
-          "faultline: nested jOOQ transaction (a SAVEPOINT) begun at {0} inside the transaction"
-              + " begun at {1}; logged once per call site (jooq.nesting=WARN)",
+          "faultline: nested transaction (a SAVEPOINT) begun at {0} inside the transaction"
+              + " begun at {1}; logged once per call site (jooq.nesting={2}){3}",
           site,
-          ledger.topCallSite());
+          ledger.topCallSite(),
+          policy,
+          note);
     }
     raise(
         Finding.of(JooqFindingTypes.NESTED_TRANSACTION, site.toString())
@@ -53,10 +65,12 @@ final class GuardFindings {
                     + ledger.topCallSite()
                     + " (jooq.nesting="
                     + policy
-                    + ")")
+                    + ")"
+                    + note)
             .evidence("outerCallSite", ledger.topCallSite().toString())
             .evidence("depth", depth)
             .evidence("policy", policy.name())
+            .evidence("begunBy", byManager ? "transaction manager" : "jOOQ")
             .build());
   }
 

@@ -58,6 +58,18 @@ public final class GuardedTransactionProvider implements TransactionProvider {
     return new Builder(delegate);
   }
 
+  /**
+   * Guards {@code delegate} with an existing {@code guard} (from {@link Builder#buildGuard()}) that
+   * other transaction sources share, e.g. the listener on a Spring transaction manager the delegate
+   * begins its transactions with: one set of meters, and one record per transaction whichever of
+   * them begins its levels. The guard's savepoint setting must match the delegate.
+   */
+  public static GuardedTransactionProvider sharing(
+      TransactionProvider delegate, TransactionGuard guard) {
+    return new GuardedTransactionProvider(
+        Objects.requireNonNull(delegate, "delegate"), Objects.requireNonNull(guard, "guard"));
+  }
+
   @Override
   public void begin(TransactionContext ctx) {
     GuardedCalls.begin(guard, ctx, delegate::begin);

@@ -14,7 +14,50 @@ final class Ledgers {
   private static final ThreadLocal<ArrayDeque<Ledger>> ON_THREAD =
       ThreadLocal.withInitial(ArrayDeque::new);
 
+  /**
+   * Whether a guarded jOOQ provider is inside its delegate's begin, commit or rollback on this
+   * thread: a transaction manager's own events then are that call's, already counted.
+   */
+  private static final ThreadLocal<Boolean> PROVIDER_CALL = new ThreadLocal<>();
+
   private Ledgers() {}
+
+  /** A new ledger, on this thread only, for a transaction a manager outside jOOQ began. */
+  static Ledger openManaged() {
+    Ledger ledger = new Ledger(true);
+    ON_THREAD.get().push(ledger);
+    return ledger;
+  }
+
+  /** Forgets a managed {@code ledger}: its transaction ended. */
+  static void closeManaged(Ledger ledger) {
+    ON_THREAD.get().remove(ledger);
+  }
+
+  /** The innermost transaction on this thread, guarded or managed; null when none. */
+  static Ledger innermostOnThread() {
+    return ON_THREAD.get().peek();
+  }
+
+  /** The innermost transaction on this thread when a manager outside jOOQ began it; else null. */
+  static Ledger managedOnThread() {
+    Ledger ledger = ON_THREAD.get().peek();
+    return ledger != null && ledger.managed() ? ledger : null;
+  }
+
+  /** Marks the start (true) or the end (false) of a guarded provider's call to its delegate. */
+  static void providerCall(boolean inside) {
+    if (inside) {
+      PROVIDER_CALL.set(Boolean.TRUE);
+    } else {
+      PROVIDER_CALL.remove();
+    }
+  }
+
+  /** Whether a guarded provider is calling its delegate on this thread. */
+  static boolean inProviderCall() {
+    return PROVIDER_CALL.get() != null;
+  }
 
   /** A new ledger for the top-level transaction of {@code configuration}. */
   static Ledger open(Configuration configuration) {

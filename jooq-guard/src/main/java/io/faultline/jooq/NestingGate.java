@@ -39,9 +39,14 @@ final class NestingGate {
    * @param weight how many nested begins {@code site}'s count stands for; 0 when {@code site} is
    *     null
    * @param delegateSavepoints whether the delegate makes a nested level a savepoint
+   * @param byManager whether a transaction manager outside jOOQ begins the level and makes the
+   *     savepoint itself: FLATTEN cannot leave it to the outer level, and reports it like WARN
    * @throws NestedTransactionException under {@link NestingPolicy#FAIL}, before any savepoint
    */
-  boolean admit(Ledger ledger, CallSite site, int weight, boolean delegateSavepoints) {
+  boolean admit(
+      Ledger ledger, CallSite site, int weight, boolean delegateSavepoints, boolean byManager) {
+    NestingPolicy policy =
+        this.policy == NestingPolicy.FLATTEN && byManager ? NestingPolicy.WARN : this.policy;
     int depth = ledger.depth() + 1;
     CallSite counted = CallSite.UNKNOWN;
     boolean first = false;
@@ -60,7 +65,7 @@ final class NestingGate {
         ledger.push(LevelKind.REFUSED, site, weight);
         metrics.nestedRefused();
         if (first) {
-          findings.nested(ledger, counted, depth);
+          findings.nested(ledger, counted, depth, byManager);
         }
         throw new NestedTransactionException(ledger.topCallSite(), ledger.peek().callSite(), depth);
       }
@@ -72,7 +77,7 @@ final class NestingGate {
       default -> {
         // WARN reports a call site's first nesting, then lets it happen like ALLOW.
         if (policy == NestingPolicy.WARN && first) {
-          findings.nested(ledger, counted, depth);
+          findings.nested(ledger, counted, depth, byManager);
         }
         ledger.push(delegateSavepoints ? LevelKind.SAVEPOINT : LevelKind.JOIN, site, weight);
         metrics.nestedAllowed();

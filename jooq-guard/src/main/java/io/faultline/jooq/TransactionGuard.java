@@ -35,6 +35,11 @@ import org.jooq.TransactionContext;
  * transaction that must not commit (jOOQ then rolls it back). Nothing else here throws: internal
  * failures are logged and counted in {@link #internalErrors()}.
  *
+ * <p>Transactions a manager outside jOOQ begins (Spring's {@code @Transactional}) are told to the
+ * same guard through {@link #managedBeginEnter}, {@link #managedBeginExit}, {@link
+ * #managedCommitEnter} and {@link #managedEnd}, e.g. from a Spring {@code
+ * TransactionExecutionListener}; a jOOQ transaction begun inside one is a nested level of it.
+ *
  * <p>This class follows the levels of each transaction (its {@link Ledger}, found by {@link
  * Ledgers}) and hands each event to the class whose job it is: {@link NestingGate} (the policy),
  * {@link SavepointAccounting}, {@link RowLockDetector}, {@link TransactionTimeouts}, {@link
@@ -105,14 +110,23 @@ public final class TransactionGuard {
     Ledger ledger;
     CallSite site;
     int weight;
+    boolean adopted = false;
     try {
       ledger = Ledgers.of(ctx.configuration());
       if (ledger == null) {
-        ledger = Ledgers.open(ctx.configuration());
-        // Its call site is found when first needed (Ledger.topCallSite), not walked here.
-        ledger.push(LevelKind.TOP, null, 0);
-        metrics.recordDepth(1);
-        return true;
+        Ledger managed = Ledgers.managedOnThread();
+        if (managed == null) {
+          ledger = Ledgers.open(ctx.configuration());
+          // Its call site is found when first needed (Ledger.topCallSite), not walked here.
+          ledger.push(LevelKind.TOP, null, 0);
+          metrics.recordDepth(1);
+          return providerCall();
+        }
+        // Begun inside a transaction Spring's transaction manager began (@Transactional): a
+        // nested level of that transaction, whose ledger this configuration now carries.
+        ctx.configuration().data(Ledger.DATA_KEY, managed);
+        ledger = managed;
+        adopted = true;
       }
       // FAIL throws with the call site: always walked.
       weight =
@@ -124,7 +138,21 @@ public final class TransactionGuard {
       errors.record(e);
       return true;
     }
-    return nesting.admit(ledger, site, weight, delegateSavepoints);
+    boolean begin;
+    try {
+      begin = nesting.admit(ledger, site, weight, delegateSavepoints, false);
+    } finally {
+      if (adopted) {
+        ledger.peek().markAdopted();
+      }
+    }
+    return begin ? providerCall() : false;
+  }
+
+  /** Marks this thread inside a guarded provider's call to its delegate; returns true. */
+  private static boolean providerCall() {
+    Ledgers.providerCall(true);
+    return true;
   }
 
   /**
@@ -132,6 +160,7 @@ public final class TransactionGuard {
    * thrown} is what the delegate threw, or null.
    */
   public void beginExit(TransactionContext ctx, Throwable thrown) {
+    Ledgers.providerCall(false);
     try {
       Ledger ledger = Ledgers.of(ctx.configuration());
       Level level = ledger == null ? null : ledger.peek();
@@ -174,14 +203,15 @@ public final class TransactionGuard {
           level.markCommitFailed();
           throw new FlattenedRollbackException(ledger.topCallSite(), ledger.failedFlattenedSite());
         }
-        yield true;
+        yield providerCall();
       }
-      default -> true;
+      default -> providerCall();
     };
   }
 
   /** After the delegate's commit (or instead of it); {@code thrown} is what it threw, or null. */
   public void commitExit(TransactionContext ctx, Throwable thrown) {
+    Ledgers.providerCall(false);
     try {
       Ledger ledger = Ledgers.of(ctx.configuration());
       Level level = ledger == null ? null : ledger.peek();
@@ -195,6 +225,7 @@ public final class TransactionGuard {
       }
       String observedSite = observedSite(ledger, level);
       ledger.pop();
+      forgetAdopted(ctx, level);
       if (level.kind() == LevelKind.SAVEPOINT) {
         savepointAccounting.released();
       } else if (level.kind() == LevelKind.TOP) {
@@ -220,13 +251,14 @@ public final class TransactionGuard {
       }
       case REFUSED -> false;
       // After a failed begin no savepoint exists; rolling back would undo the outer level's.
-      case SAVEPOINT -> !level.beginFailed();
-      default -> true;
+      case SAVEPOINT -> !level.beginFailed() && providerCall();
+      default -> providerCall();
     };
   }
 
   /** After the delegate's rollback (or instead of it); {@code thrown} is what it threw, or null. */
   public void rollbackExit(TransactionContext ctx, Throwable thrown) {
+    Ledgers.providerCall(false);
     try {
       Ledger ledger = Ledgers.of(ctx.configuration());
       Level level = ledger == null ? null : ledger.peek();
@@ -235,6 +267,7 @@ public final class TransactionGuard {
       }
       String observedSite = observedSite(ledger, level);
       ledger.pop();
+      forgetAdopted(ctx, level);
       if (level.kind() == LevelKind.SAVEPOINT && !level.beginFailed()) {
         savepointAccounting.rolledBack();
       } else if (level.kind() == LevelKind.TOP) {
@@ -250,11 +283,22 @@ public final class TransactionGuard {
     }
   }
 
+  /** An adopted level's configuration stops carrying the managed transaction's ledger. */
+  private static void forgetAdopted(TransactionContext ctx, Level level) {
+    if (level.adopted()) {
+      ctx.configuration().data().remove(Ledger.DATA_KEY);
+    }
+  }
+
   private void end(
       Configuration configuration, Ledger ledger, boolean committed, String observedSite) {
     timeouts.transactionEnded(ledger, committed);
     savepointAccounting.transactionEnded(ledger);
-    Ledgers.close(configuration, ledger);
+    if (configuration == null) {
+      Ledgers.closeManaged(ledger);
+    } else {
+      Ledgers.close(configuration, ledger);
+    }
     if (observedSite != null) {
       Observations.transaction(
           observedSite,
@@ -290,6 +334,141 @@ public final class TransactionGuard {
       return null;
     }
   }
+
+  // ---------------------------------------------------------------------------------------------
+  // Transactions a manager outside jOOQ begins
+
+  /**
+   * A transaction manager outside jOOQ (Spring's, for {@code @Transactional} and {@code
+   * TransactionTemplate}) is about to begin a transaction on this thread: a new top-level one, or
+   * ({@code nested}) a savepoint in the thread's open one. Call {@link #managedBeginExit} after it,
+   * {@link #managedCommitEnter} before it commits, and {@link #managedEnd} when it has committed or
+   * rolled back; the thread's ledger is the one jOOQ transactions and statements on the thread use
+   * too, so a jOOQ transaction inside a managed one is a nested level of it, and row locks taken by
+   * jOOQ statements count before its savepoints.
+   *
+   * <p>The nesting policy applies as for jOOQ's nested transactions, except that FLATTEN cannot
+   * keep the manager from making the savepoint: it is reported as under WARN.
+   *
+   * @return the level's token, or null when there is nothing to follow: a guarded jOOQ provider is
+   *     calling the manager itself (that level is counted there), or {@code nested} and no
+   *     transaction is open on the thread
+   * @throws NestedTransactionException under {@link NestingPolicy#FAIL} for a nested level, before
+   *     the savepoint is made
+   */
+  public Object managedBeginEnter(boolean nested) {
+    if (Ledgers.inProviderCall()) {
+      return null;
+    }
+    Ledger ledger;
+    CallSite site;
+    int weight;
+    try {
+      if (!nested) {
+        ledger = Ledgers.openManaged();
+        Level top = ledger.push(LevelKind.TOP, null, 0);
+        metrics.recordDepth(1);
+        return new ManagedLevel(ledger, top);
+      }
+      ledger = Ledgers.innermostOnThread();
+      if (ledger == null) {
+        return null;
+      }
+      weight =
+          nesting.policy() == NestingPolicy.FAIL
+              ? callSiteSampler.always()
+              : callSiteSampler.weight();
+      site = weight > 0 ? CallSite.current() : null;
+    } catch (RuntimeException e) {
+      errors.record(e);
+      return null;
+    }
+    try {
+      nesting.admit(ledger, site, weight, true, true);
+    } catch (NestedTransactionException e) {
+      // The manager will not end a level it never began.
+      ledger.pop();
+      throw e;
+    }
+    return new ManagedLevel(ledger, ledger.peek());
+  }
+
+  /**
+   * After the manager began the level of {@code token} ({@link #managedBeginEnter}); {@code thrown}
+   * is what it threw, or null. A failed begin ends the level here: the manager will not.
+   */
+  public void managedBeginExit(Object token, Throwable thrown) {
+    if (!(token instanceof ManagedLevel managed)) {
+      return;
+    }
+    try {
+      if (thrown != null) {
+        managed.level().markBeginFailed();
+        managedEnd(token, false);
+      } else if (managed.level().kind() == LevelKind.SAVEPOINT) {
+        savepointAccounting.created(managed.ledger(), managed.level());
+      }
+    } catch (RuntimeException e) {
+      errors.record(e);
+    }
+  }
+
+  /**
+   * Before the manager commits the level of {@code token}. A top level in which a flattened jOOQ
+   * transaction failed must not commit (its statements ran in this transaction and were not rolled
+   * back): thrown from a Spring {@code TransactionExecutionListener}'s {@code beforeCommit}, Spring
+   * rolls the transaction back and the caller gets the exception, as for a jOOQ top level.
+   *
+   * @throws FlattenedRollbackException when a flattened jOOQ transaction inside it failed
+   */
+  public void managedCommitEnter(Object token) {
+    if (!(token instanceof ManagedLevel managed) || managed.level().kind() != LevelKind.TOP) {
+      return;
+    }
+    CallSite failed = managed.ledger().failedFlattenedSite();
+    if (failed != null) {
+      throw new FlattenedRollbackException(managed.ledger().topCallSite(), failed);
+    }
+  }
+
+  /**
+   * The level of {@code token} committed ({@code committed}) or rolled back. Levels above it whose
+   * end was never reported end with it; a level already ended is ignored.
+   */
+  public void managedEnd(Object token, boolean committed) {
+    if (!(token instanceof ManagedLevel managed)) {
+      return;
+    }
+    try {
+      Ledger ledger = managed.ledger();
+      Level level = managed.level();
+      String observedSite = observedSite(ledger, level);
+      if (!ledger.popTo(level)) {
+        return;
+      }
+      if (level.kind() == LevelKind.SAVEPOINT && !level.beginFailed()) {
+        if (committed) {
+          savepointAccounting.released();
+        } else {
+          savepointAccounting.rolledBack();
+        }
+      } else if (level.kind() == LevelKind.TOP) {
+        if (level.beginFailed()) {
+          metrics.transactionFailed();
+        } else if (committed) {
+          metrics.transactionCommitted();
+        } else {
+          metrics.transactionRolledBack();
+        }
+        end(null, ledger, committed, observedSite);
+      }
+    } catch (RuntimeException e) {
+      errors.record(e);
+    }
+  }
+
+  /** A managed transaction's level and the ledger it is in. */
+  private record ManagedLevel(Ledger ledger, Level level) {}
 
   // ---------------------------------------------------------------------------------------------
   // Reading

@@ -8,6 +8,7 @@ import io.faultline.it.servers.TestPaths;
 import io.faultline.it.starter.BootApp;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -41,6 +42,42 @@ class SpringBootStarterWithAgentTest {
           .contains("\"value\":1.0");
       assertThat(app.get("/actuator/faultline"))
           .containsOnlyOnce("\"id\":\"JOOQ_SAVEPOINT_AFTER_ROW_LOCK\"");
+    }
+  }
+
+  @Test
+  void withTheAgentAttachedSpringsSavepointsAreCountedOnce(PostgresServer postgres)
+      throws Exception {
+    int agentPort = Http.freePort();
+    try (BootApp app =
+        BootApp.start(
+            List.of(
+                "-javaagent:" + ChildJvm.agentJar() + "=prometheus.port=" + agentPort,
+                "-jar",
+                TestPaths.springBoot3AppJar().toString()),
+            postgres,
+            "--scenes=jooq,transactional,mixed")) {
+      String out = app.awaitLine("scenes done", START);
+      assertThat(out)
+          .contains("the Faultline agent is attached too")
+          .contains("scene jooq: done", "scene transactional: done", "scene mixed: done")
+          .contains("savepointsCreated=3", "nestedAllowed=3");
+      // Three savepoints (one per flow), each counted once, on the application's registry.
+      assertThat(app.get("/actuator/metrics/faultline.jooq.savepoints?tag=outcome:created"))
+          .contains("\"value\":3.0");
+      String findings = app.get("/actuator/faultline");
+      assertThat(findings.split("\"id\":\"JOOQ_SAVEPOINT_AFTER_ROW_LOCK\"", -1))
+          .as("one finding per flow's call site")
+          .hasSize(4);
+      // The agent counted none of them: it left the provider to the starter and does not count
+      // Spring's savepoints.
+      PrometheusText agentMetrics =
+          StartupChecks.awaitMetrics(
+              agentPort,
+              m -> m.find("faultline_agent_module_active_modules", Map.of()).size() > 0,
+              "the agent's modules",
+              Duration.ofSeconds(30));
+      assertThat(StartupChecks.savepointsCreated(agentMetrics)).isZero();
     }
   }
 

@@ -92,6 +92,11 @@ public final class BootApp implements AutoCloseable {
 
   /** GET {@code path} on the application's port; the body, after checking the status is 200. */
   public String get(String path) throws Exception {
+    return get(path, 200);
+  }
+
+  /** GET {@code path}; the body, after checking the status is {@code status}. */
+  public String get(String path, int status) throws Exception {
     Matcher port = PORT.matcher(output());
     if (!port.find()) {
       throw new AssertionError("no port printed:\n" + output());
@@ -102,7 +107,7 @@ public final class BootApp implements AutoCloseable {
                 .timeout(Duration.ofSeconds(30))
                 .build(),
             HttpResponse.BodyHandlers.ofString());
-    if (response.statusCode() != 200) {
+    if (response.statusCode() != status) {
       throw new AssertionError(
           "GET " + path + ": " + response.statusCode() + " " + response.body());
     }

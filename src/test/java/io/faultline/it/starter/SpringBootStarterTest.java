@@ -143,8 +143,11 @@ class SpringBootStarterTest {
         assertThat(app.awaitExit(START)).as("exit code").isZero();
         assertThat(app.output())
             .contains("jooq on class path: false", "started without jOOQ")
+            .contains("nested transaction without jOOQ: 1")
             .contains("bean: faultlineFindings")
-            .doesNotContain("bean: faultlineTransactionProviderGuarding");
+            .doesNotContain("bean: faultlineTransactionProviderGuarding")
+            .doesNotContain("bean: faultlineTransactionManagerListening")
+            .doesNotContain("bean: faultlineExecuteListenerProvider");
       }
     } finally {
       try (Stream<Path> files = Files.walk(unpacked)) {

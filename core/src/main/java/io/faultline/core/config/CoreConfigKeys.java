@@ -29,11 +29,22 @@ public final class CoreConfigKeys implements ConfigKeyCatalog {
               + " this interval while it stays active and is still being reported. 0s logs every"
               + " report.");
 
+  /** Findings that turn a health check DOWN while active. */
+  public static final ConfigKey<String> HEALTH_DOWN_ON =
+      ConfigKey.string(
+          "health.down-on",
+          "",
+          "findings",
+          "Finding ids (comma-separated, e.g. JOOQ_SUBTRANSACTION_OVERFLOW,"
+              + "JOOQ_SAVEPOINT_AFTER_ROW_LOCK) that turn the Spring Boot starter's faultline"
+              + " health contributor DOWN while one of them is active. Empty: findings are"
+              + " details and the contributor stays UP.");
+
   /** Public so {@link java.util.ServiceLoader} can create it. */
   public CoreConfigKeys() {}
 
   @Override
   public List<ConfigKey<?>> keys() {
-    return List.of(CONFIG, FINDINGS_LOG_INTERVAL);
+    return List.of(CONFIG, FINDINGS_LOG_INTERVAL, HEALTH_DOWN_ON);
   }
 }

@@ -7,8 +7,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Whether the Faultline agent is attached to this JVM. The agent steps aside for a transaction the
- * application's jooq-guard already guards, so the two never guard one provider twice; the starter
- * says so once, so a reader of the log knows which of the two counts.
+ * application's jooq-guard already guards, so the two never guard one provider twice; it does not
+ * count Spring's savepoints at all (its {@code @Transactional} advice names nested method pairs),
+ * which the starter's transaction-manager listener counts. The starter says so once, so a reader of
+ * the log knows which of the two counts.
  */
 final class AgentPresence {
 
@@ -46,8 +48,9 @@ final class AgentPresence {
           .log(
               System.Logger.Level.INFO,
               "faultline: the Faultline agent is attached too; the starter guards the jOOQ"
-                  + " TransactionProvider and the agent leaves its transactions to it, so none is"
-                  + " guarded twice");
+                  + " TransactionProvider and watches Spring's transaction managers, and the agent"
+                  + " leaves those transactions to it (its own @Transactional advice counts no"
+                  + " savepoint), so none is counted twice");
     }
   }
 }

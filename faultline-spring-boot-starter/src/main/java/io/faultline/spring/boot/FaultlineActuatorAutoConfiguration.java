@@ -1,5 +1,6 @@
 package io.faultline.spring.boot;
 
+import io.faultline.core.config.FaultlineConfig;
 import io.faultline.core.finding.Findings;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -10,7 +11,8 @@ import org.springframework.context.annotation.Configuration;
 /**
  * With Actuator on the class path: the {@code faultline} endpoint and a {@code faultline} health
  * contributor that lists the active findings as details and stays UP (a finding is advice about the
- * service's database use, not a reason for a load balancer to take it out).
+ * service's database use, not a reason for a load balancer to take it out), unless {@code
+ * faultline.health.down-on} names findings that make it DOWN while active.
  */
 @AutoConfiguration(after = FaultlineAutoConfiguration.class)
 @ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
@@ -32,8 +34,8 @@ public class FaultlineActuatorAutoConfiguration {
   static class Boot3Health {
     @Bean
     @ConditionalOnMissingBean(name = "faultlineHealthIndicator")
-    FindingsHealthBoot3 faultlineHealthIndicator(Findings findings) {
-      return new FindingsHealthBoot3(findings);
+    FindingsHealthBoot3 faultlineHealthIndicator(Findings findings, FaultlineConfig config) {
+      return new FindingsHealthBoot3(findings, HealthPolicy.of(config));
     }
   }
 
@@ -43,8 +45,8 @@ public class FaultlineActuatorAutoConfiguration {
   static class Boot4Health {
     @Bean
     @ConditionalOnMissingBean(name = "faultlineHealthIndicator")
-    FindingsHealthBoot4 faultlineHealthIndicator(Findings findings) {
-      return new FindingsHealthBoot4(findings);
+    FindingsHealthBoot4 faultlineHealthIndicator(Findings findings, FaultlineConfig config) {
+      return new FindingsHealthBoot4(findings, HealthPolicy.of(config));
     }
   }
 }

@@ -21,6 +21,7 @@ final class StarterKeys {
   static List<ConfigKey<?>> keys() {
     List<ConfigKey<?>> keys = new ArrayList<>();
     keys.add(CoreConfigKeys.FINDINGS_LOG_INTERVAL);
+    keys.add(CoreConfigKeys.HEALTH_DOWN_ON);
     for (ConfigKey<?> key : new JooqConfigKeys().keys()) {
       if (key.feature().equals(JooqConfigKeys.GUARD)
           || key.feature().equals(JooqConfigKeys.HEALTH)) {

@@ -5,6 +5,7 @@ import io.faultline.core.finding.Findings;
 import io.faultline.jooq.GuardedThreadLocalTransactionProvider;
 import io.faultline.jooq.GuardedTransactionProvider;
 import io.faultline.jooq.JooqConfigKeys;
+import io.faultline.jooq.internal.SavepointBehaviour;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.jooq.TransactionProvider;
 import org.jooq.impl.ThreadLocalTransactionProvider;
@@ -16,9 +17,13 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
 
 /**
  * Replaces each {@link TransactionProvider} bean with a {@link GuardedTransactionProvider} around
- * it, configured from the {@code faultline.jooq.*} properties; where the application has several,
- * each guard's meters carry {@code provider=<bean name>}. Boot's jOOQ auto-configuration asks for
- * the provider by jOOQ's interface, so its {@code DSLContext} then goes through the guard.
+ * it, configured from the {@code faultline.jooq.*} properties. A single provider that makes nested
+ * transactions savepoints (Boot's {@code SpringTransactionProvider}) shares the {@link
+ * ApplicationGuard} with Spring's transaction managers, so a {@code dsl.transaction} inside a
+ * {@code @Transactional} method is counted once, as the savepoint it is; where the application has
+ * several providers, each has a guard of its own whose meters carry {@code provider=<bean name>}.
+ * Boot's jOOQ auto-configuration asks for the provider by jOOQ's interface, so its {@code
+ * DSLContext} then goes through the guard.
  */
 final class TransactionProviderGuarding implements BeanPostProcessor, BeanFactoryAware {
 
@@ -28,24 +33,28 @@ final class TransactionProviderGuarding implements BeanPostProcessor, BeanFactor
   private final ObjectProvider<FaultlineConfig> config;
   private final ObjectProvider<Findings> findings;
   private final ObjectProvider<MeterRegistry> meterRegistry;
+  private final ObjectProvider<ApplicationGuard> shared;
   private final AgentPresence agent;
   private ListableBeanFactory beans;
 
   TransactionProviderGuarding(
       ObjectProvider<FaultlineConfig> config,
       ObjectProvider<Findings> findings,
-      ObjectProvider<MeterRegistry> meterRegistry) {
-    this(config, findings, meterRegistry, AgentPresence.ofThisJvm());
+      ObjectProvider<MeterRegistry> meterRegistry,
+      ObjectProvider<ApplicationGuard> shared) {
+    this(config, findings, meterRegistry, shared, AgentPresence.ofThisJvm());
   }
 
   TransactionProviderGuarding(
       ObjectProvider<FaultlineConfig> config,
       ObjectProvider<Findings> findings,
       ObjectProvider<MeterRegistry> meterRegistry,
+      ObjectProvider<ApplicationGuard> shared,
       AgentPresence agent) {
     this.config = config;
     this.findings = findings;
     this.meterRegistry = meterRegistry;
+    this.shared = shared;
     this.agent = agent;
   }
 
@@ -54,6 +63,11 @@ final class TransactionProviderGuarding implements BeanPostProcessor, BeanFactor
     if (beanFactory instanceof ListableBeanFactory listable) {
       this.beans = listable;
     }
+  }
+
+  private boolean severalProviders() {
+    return beans != null
+        && beans.getBeanNamesForType(TransactionProvider.class, true, false).length > 1;
   }
 
   @Override
@@ -68,6 +82,14 @@ final class TransactionProviderGuarding implements BeanPostProcessor, BeanFactor
           System.Logger.Level.INFO,
           "faultline: TransactionProvider bean ''{0}'' is already guarded; left as it is",
           beanName);
+      ApplicationGuard application = shared.getIfAvailable();
+      if (provider instanceof GuardedTransactionProvider guarded
+          && application != null
+          && !severalProviders()) {
+        // Spring's transaction managers report to the same guard: one set of meters, not two
+        // colliding on the registry, and one record per transaction.
+        application.adopt(guarded.guard(), beanName);
+      }
       return bean;
     }
     if (provider instanceof ThreadLocalTransactionProvider) {
@@ -87,16 +109,20 @@ final class TransactionProviderGuarding implements BeanPostProcessor, BeanFactor
           beanName);
       return bean;
     }
+    agent.reportOnce();
+    boolean several = severalProviders();
+    ApplicationGuard application = shared.getIfAvailable();
+    if (!several && application != null && SavepointBehaviour.savepoints(provider)) {
+      return GuardedTransactionProvider.sharing(provider, application.get());
+    }
     GuardedTransactionProvider.Builder guard =
         GuardedTransactionProvider.wrap(provider).config(settings);
     findings.ifAvailable(guard::findings);
     meterRegistry.ifAvailable(guard::meterRegistry);
-    if (beans != null
-        && beans.getBeanNamesForType(TransactionProvider.class, true, false).length > 1) {
+    if (several) {
       // Two guards' meters on one registry would collide: the second's would be dropped.
       guard.tags("provider", beanName);
     }
-    agent.reportOnce();
     return guard.build();
   }
 }

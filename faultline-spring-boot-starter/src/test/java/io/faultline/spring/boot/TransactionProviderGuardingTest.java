@@ -34,6 +34,7 @@ class TransactionProviderGuardingTest {
         beans.getBeanProvider(FaultlineConfig.class),
         beans.getBeanProvider(Findings.class),
         beans.getBeanProvider(MeterRegistry.class),
+        beans.getBeanProvider(ApplicationGuard.class),
         new AgentPresence(false));
   }
 
@@ -77,6 +78,98 @@ class TransactionProviderGuardingTest {
     assertThat(registry.find("faultline.jooq.transactions").meters())
         .isNotEmpty()
         .allMatch(m -> m.getId().getTag("provider") == null);
+  }
+
+  @Test
+  void aSingleSavepointProviderSharesTheApplicationGuard() {
+    DefaultListableBeanFactory beans = new DefaultListableBeanFactory();
+    TransactionProvider provider = new DefaultTransactionProvider(new NoConnectionProvider());
+    beans.registerSingleton("only", provider);
+    FaultlineConfig config = FaultlineConfig.defaults();
+    beans.registerSingleton("config", config);
+    beans.registerSingleton("findings", new Findings(config));
+    beans.registerSingleton("registry", registry);
+    ApplicationGuard application =
+        new ApplicationGuard(
+            beans.getBeanProvider(FaultlineConfig.class),
+            beans.getBeanProvider(Findings.class),
+            beans.getBeanProvider(MeterRegistry.class),
+            beans);
+    beans.registerSingleton("application", application);
+    TransactionProviderGuarding guarding =
+        new TransactionProviderGuarding(
+            beans.getBeanProvider(FaultlineConfig.class),
+            beans.getBeanProvider(Findings.class),
+            beans.getBeanProvider(MeterRegistry.class),
+            beans.getBeanProvider(ApplicationGuard.class),
+            new AgentPresence(false));
+    guarding.setBeanFactory(beans);
+    Object bean = guarding.postProcessAfterInitialization(provider, "only");
+    assertThat(((GuardedTransactionProvider) bean).guard())
+        .as("one guard for the provider and Spring's transaction managers")
+        .isSameAs(application.get());
+    assertThat(registry.find("faultline.jooq.transactions").tag("outcome", "committed").meters())
+        .as("registered once")
+        .hasSize(1);
+  }
+
+  @Test
+  void aProviderThatJoinsInsteadOfSavepointsGetsAGuardOfItsOwn() {
+    DefaultListableBeanFactory beans = new DefaultListableBeanFactory();
+    TransactionProvider provider =
+        new DefaultTransactionProvider(new NoConnectionProvider(), false);
+    beans.registerSingleton("only", provider);
+    FaultlineConfig config = FaultlineConfig.defaults();
+    ApplicationGuard application =
+        new ApplicationGuard(
+            beans.getBeanProvider(FaultlineConfig.class),
+            beans.getBeanProvider(Findings.class),
+            beans.getBeanProvider(MeterRegistry.class),
+            beans);
+    beans.registerSingleton("config", config);
+    beans.registerSingleton("application", application);
+    TransactionProviderGuarding guarding =
+        new TransactionProviderGuarding(
+            beans.getBeanProvider(FaultlineConfig.class),
+            beans.getBeanProvider(Findings.class),
+            beans.getBeanProvider(MeterRegistry.class),
+            beans.getBeanProvider(ApplicationGuard.class),
+            new AgentPresence(false));
+    guarding.setBeanFactory(beans);
+    Object bean = guarding.postProcessAfterInitialization(provider, "only");
+    assertThat(((GuardedTransactionProvider) bean).guard()).isNotSameAs(application.get());
+  }
+
+  @Test
+  void aProviderGuardedByHandLendsItsGuardToSpringsTransactionManagers() {
+    DefaultListableBeanFactory beans = new DefaultListableBeanFactory();
+    GuardedTransactionProvider own =
+        GuardedTransactionProvider.wrap(new DefaultTransactionProvider(new NoConnectionProvider()))
+            .meterRegistry(registry)
+            .build();
+    beans.registerSingleton("mine", own);
+    beans.registerSingleton("config", FaultlineConfig.defaults());
+    beans.registerSingleton("registry", registry);
+    ApplicationGuard application =
+        new ApplicationGuard(
+            beans.getBeanProvider(FaultlineConfig.class),
+            beans.getBeanProvider(Findings.class),
+            beans.getBeanProvider(MeterRegistry.class),
+            beans);
+    beans.registerSingleton("application", application);
+    TransactionProviderGuarding guarding =
+        new TransactionProviderGuarding(
+            beans.getBeanProvider(FaultlineConfig.class),
+            beans.getBeanProvider(Findings.class),
+            beans.getBeanProvider(MeterRegistry.class),
+            beans.getBeanProvider(ApplicationGuard.class),
+            new AgentPresence(false));
+    guarding.setBeanFactory(beans);
+    assertThat(guarding.postProcessAfterInitialization(own, "mine")).isSameAs(own);
+    assertThat(application.get()).isSameAs(own.guard());
+    assertThat(registry.find("faultline.jooq.transactions").tag("outcome", "committed").meters())
+        .as("no second set of meters")
+        .hasSize(1);
   }
 
   @Test

@@ -25,6 +25,7 @@ public final class Ledger {
   public static final Object DATA_KEY = Ledger.class.getName();
 
   private final Deque<Level> levels = new ArrayDeque<>();
+  private final boolean managed;
   private int savepointsCreated;
   private int maxDepth;
   private long statements;
@@ -41,6 +42,38 @@ public final class Ledger {
   private volatile boolean deadlineCounted;
   private volatile Statement running;
   private volatile Duration statementTimeout = Duration.ZERO;
+
+  /** A ledger for a transaction a jOOQ provider begins. */
+  public Ledger() {
+    this(false);
+  }
+
+  /**
+   * @param managed whether a transaction manager outside jOOQ (Spring's) began the transaction, so
+   *     the ledger lives only on its thread, in no configuration
+   */
+  public Ledger(boolean managed) {
+    this.managed = managed;
+  }
+
+  /** Whether a transaction manager outside jOOQ began this transaction (see the constructor). */
+  public boolean managed() {
+    return managed;
+  }
+
+  /**
+   * Pops levels down to {@code level} and it; false, popping nothing, when it is not open (its end
+   * was seen already). Levels above it are ones whose end was never seen.
+   */
+  public boolean popTo(Level level) {
+    if (!levels.contains(level)) {
+      return false;
+    }
+    while (levels.poll() != level) {
+      // a level left open above it
+    }
+    return true;
+  }
 
   /**
    * The top-level call site. A top level is pushed without one (walking the stack at every begin

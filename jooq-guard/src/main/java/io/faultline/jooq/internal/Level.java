@@ -13,6 +13,7 @@ public final class Level {
   private final int weight;
   private boolean beginFailed;
   private boolean commitFailed;
+  private boolean adopted;
 
   /**
    * @param weight how many nested begins the walk that found {@code callSite} stands for (more than
@@ -43,6 +44,20 @@ public final class Level {
   /** Records that its commit failed. */
   public void markCommitFailed() {
     commitFailed = true;
+  }
+
+  /**
+   * Whether a jOOQ transaction begun on a configuration without a ledger became this nested level
+   * of a transaction a manager outside jOOQ had begun (Spring's {@code @Transactional}); its
+   * configuration then holds the ledger until this level ends.
+   */
+  public boolean adopted() {
+    return adopted;
+  }
+
+  /** Records that this level was adopted (see {@link #adopted()}). */
+  public void markAdopted() {
+    adopted = true;
   }
 
   /**
