@@ -5,10 +5,12 @@ import io.faultline.core.finding.Findings;
 import io.faultline.core.net.Outcome;
 import io.faultline.core.net.SocketFds;
 import io.faultline.core.net.TcpInfo;
+import io.faultline.core.net.TcpInfoDump;
 import io.faultline.core.net.TcpInfoReader;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -22,12 +24,15 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntPredicate;
 import java.util.function.Supplier;
 
 /**
  * The connections this process accepted on its listeners, seen from its side: at each {@link
- * #sweep()} every accepted socket's TCP_INFO is read, and the ones without window scaling are
+ * #sweep()} every accepted socket's TCP_INFO is read (in one netlink {@code sock_diag} dump where
+ * permitted, see {@link TcpInfoDump}; else one {@code getsockopt} each), and the ones without window scaling are
  * counted per listener and per client address. A listener with any raises {@code
  * CLIENTS_WITHOUT_WINDOW_SCALING}, naming the clients with the most (at most {@value #TOP_CLIENTS},
  * the rest counted), since when, and the throughput a 64 KiB window allows at their round-trip
@@ -52,10 +57,23 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
   private final Clock clock;
   private final Map<Integer, PortGauges> gauges = new ConcurrentHashMap<>();
   private final Map<Integer, Instant> unscaledSince = new HashMap<>();
+  private final AtomicLong fallbacks = new AtomicLong();
+  private final AtomicLong bulkSweeps = new AtomicLong();
+  private final AtomicBoolean fallbackLogged = new AtomicBoolean();
   private volatile MeterRegistry registry;
+  private volatile Meter fallbackCounter;
 
-  /** What one sweep found. */
-  public record Sweep(int listeners, int connections, int withoutScaling, long nanos) {}
+  /**
+   * What one sweep found.
+   *
+   * @param listeners this process's listeners swept
+   * @param connections the connections read
+   * @param withoutScaling those without window scaling
+   * @param nanos how long the sweep took
+   * @param inOnePass whether one {@code sock_diag} dump read them (else one TCP_INFO each)
+   */
+  public record Sweep(
+      int listeners, int connections, int withoutScaling, long nanos, boolean inOnePass) {}
 
   private static final class PortGauges {
     volatile int accepted;
@@ -94,15 +112,87 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
   @Override
   public void bindTo(MeterRegistry registry) {
     this.registry = registry;
+    fallbackCounter =
+        HostTcpMeters.ACCEPTED_SWEEP_FALLBACKS
+            .functionCounter(fallbacks, AtomicLong::doubleValue)
+            .register(registry);
     gauges.forEach(this::register);
   }
 
-  /** Reads every accepted connection once. Never throws: what cannot be read is left out. */
+  /**
+   * Reads every accepted connection once: in one {@code sock_diag} dump where the reader has one
+   * and netlink is permitted, else one TCP_INFO per connection (a fallback, counted). Never throws:
+   * what cannot be read is left out.
+   */
   public Sweep sweep() {
     long started = System.nanoTime();
+    Outcome<Map<Long, Integer>> own = sockets.descriptorsByInode();
+    if (own.isAvailable() && !own.value().orElseThrow().isEmpty()) {
+      Sweep bulk = inOnePass(own.value().orElseThrow(), started);
+      if (bulk != null) {
+        return bulk;
+      }
+    }
+    return socketBySocket(started);
+  }
+
+  /**
+   * The listeners and their connections from two dumps, kept to this process's sockets by inode:
+   * a dump covers the namespace, where another process may share a listener's port (SO_REUSEPORT,
+   * another address), and the inodes are at hand anyway, since this process's listeners can only
+   * be told by them.
+   *
+   * @return null when the dump cannot be read (the fallback is counted)
+   */
+  private Sweep inOnePass(Map<Long, Integer> own, long started) {
+    TcpInfoDump dump = reader.get().dump();
+    Outcome<List<TcpInfoDump.Socket>> listening = dump.listening();
+    if (!listening.isAvailable()) {
+      return fellBack(listening.reason().orElseThrow());
+    }
+    Set<Integer> ports = new HashSet<>();
+    for (TcpInfoDump.Socket l : listening.value().orElseThrow()) {
+      int port = l.local().getPort();
+      if (own.containsKey(l.inode()) && !ignored.test(port)) {
+        ports.add(port);
+      }
+    }
+    Outcome<List<TcpInfoDump.Socket>> established = dump.established(ports);
+    if (!established.isAvailable()) {
+      return fellBack(established.reason().orElseThrow());
+    }
+    Map<Integer, PortTally> tallies = new TreeMap<>();
+    ports.forEach(p -> tallies.put(p, new PortTally()));
+    int[] counts = new int[2];
+    for (TcpInfoDump.Socket c : established.value().orElseThrow()) {
+      PortTally t = tallies.get(c.local().getPort());
+      if (t != null && own.containsKey(c.inode()) && c.info().isPresent()) {
+        tally(t, c.remote(), c.info().get(), counts);
+      }
+    }
+    publish(tallies);
+    bulkSweeps.incrementAndGet();
+    return new Sweep(ports.size(), counts[0], counts[1], System.nanoTime() - started, true);
+  }
+
+  private Sweep fellBack(String reason) {
+    fallbacks.incrementAndGet();
+    if (fallbackLogged.compareAndSet(false, true)) {
+      System.getLogger(AcceptedConnections.class.getName())
+          .log(
+              System.Logger.Level.INFO,
+              "Faultline: accepted connections are read one TCP_INFO each, not in one sock_diag"
+                  + " dump: "
+                  + reason);
+    }
+    return null;
+  }
+
+  /** This process's listeners and connections from {@code /proc}, then one TCP_INFO each. */
+  private Sweep socketBySocket(long started) {
     Outcome<Set<Integer>> listening = sockets.listeningPorts();
     if (!listening.isAvailable()) {
-      return new Sweep(0, 0, 0, System.nanoTime() - started);
+      return new Sweep(0, 0, 0, System.nanoTime() - started, false);
     }
     Set<Integer> ports = new HashSet<>();
     for (int port : listening.value().orElseThrow()) {
@@ -112,29 +202,41 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
     }
     Outcome<List<SocketFds.Accepted>> accepted = sockets.acceptedOn(ports);
     if (!accepted.isAvailable()) {
-      return new Sweep(ports.size(), 0, 0, System.nanoTime() - started);
+      return new Sweep(ports.size(), 0, 0, System.nanoTime() - started, false);
     }
     Map<Integer, PortTally> tallies = new TreeMap<>();
     ports.forEach(p -> tallies.put(p, new PortTally()));
-    int connections = 0;
-    int unscaled = 0;
+    int[] counts = new int[2];
     for (SocketFds.Accepted a : accepted.value().orElseThrow()) {
       Outcome<TcpInfo> info = reader.get().read(a.fd());
       if (!info.isAvailable()) {
         continue; // closed since the listing
       }
-      PortTally t = tallies.get(a.local().getPort());
-      t.accepted++;
-      connections++;
-      TcpInfo i = info.value().orElseThrow();
-      if (!i.windowScalingNegotiated()) {
-        unscaled++;
-        t.unscaledRtts.add(i.rttMicros());
-        t.unscaledByClient.merge(a.remote().getAddress().getHostAddress(), 1, Integer::sum);
-      }
+      tally(tallies.get(a.local().getPort()), a.remote(), info.value().orElseThrow(), counts);
     }
     publish(tallies);
-    return new Sweep(ports.size(), connections, unscaled, System.nanoTime() - started);
+    return new Sweep(ports.size(), counts[0], counts[1], System.nanoTime() - started, false);
+  }
+
+  /** Counts one connection; {@code counts} holds the sweep's connections and unscaled ones. */
+  private static void tally(PortTally t, InetSocketAddress client, TcpInfo i, int[] counts) {
+    t.accepted++;
+    counts[0]++;
+    if (!i.windowScalingNegotiated()) {
+      counts[1]++;
+      t.unscaledRtts.add(i.rttMicros());
+      t.unscaledByClient.merge(client.getAddress().getHostAddress(), 1, Integer::sum);
+    }
+  }
+
+  /** Sweeps that fell back to one TCP_INFO per connection because the dump could not be read. */
+  public long fallbacks() {
+    return fallbacks.get();
+  }
+
+  /** Sweeps read in one {@code sock_diag} dump. */
+  public long bulkSweeps() {
+    return bulkSweeps.get();
   }
 
   private void publish(Map<Integer, PortTally> tallies) {
@@ -241,11 +343,16 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
     }
   }
 
-  /** Removes the gauges and clears the finding. */
+  /** Removes the meters and clears the finding. */
   @Override
   public void close() {
     for (Integer port : List.copyOf(gauges.keySet())) {
       remove(port);
+    }
+    MeterRegistry r = registry;
+    Meter counter = fallbackCounter;
+    if (r != null && counter != null) {
+      r.remove(counter);
     }
     findings.replaceAll(SOURCE, List.of());
   }
