@@ -60,6 +60,11 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
   private final AtomicLong fallbacks = new AtomicLong();
   private final AtomicLong bulkSweeps = new AtomicLong();
   private final AtomicBoolean fallbackLogged = new AtomicBoolean();
+
+  /** Listener inode to whether it is this process's: the sweep thread's alone. */
+  private final Map<Long, Boolean> listenerIsOwn = new HashMap<>();
+
+  private boolean socketsSeen;
   private volatile MeterRegistry registry;
   private volatile Meter fallbackCounter;
 
@@ -90,8 +95,8 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
 
   /**
    * @param sockets this process's sockets
-   * @param reader reads each connection's TCP_INFO; asked for only once there is a connection to
-   *     read
+   * @param reader reads the connections' TCP_INFO, in one dump or one each; asked for only once this
+   *     process has a socket
    * @param ignored listener ports to leave out (the agent's endpoint)
    * @param findings where the finding goes
    * @param clock for "since when"
@@ -126,53 +131,95 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
    */
   public Sweep sweep() {
     long started = System.nanoTime();
-    Outcome<Map<Long, Integer>> own = sockets.descriptorsByInode();
-    if (own.isAvailable() && !own.value().orElseThrow().isEmpty()) {
-      Sweep bulk = inOnePass(own.value().orElseThrow(), started);
-      if (bulk != null) {
-        return bulk;
-      }
-    }
-    return socketBySocket(started);
+    Sweep bulk = inOnePass(started);
+    return bulk != null ? bulk : socketBySocket(started);
   }
 
   /**
-   * The listeners and their connections from two dumps, kept to this process's sockets by inode:
-   * a dump covers the namespace, where another process may share a listener's port (SO_REUSEPORT,
-   * another address), and the inodes are at hand anyway, since this process's listeners can only
-   * be told by them.
+   * The listeners and their connections from two dumps. A dump covers the network namespace, so
+   * this process's own are told apart so: a listener by its inode, one of the {@code socket:[inode]}
+   * links of {@code /proc/self/fd} (the answer kept per listener inode, so that walk, which costs
+   * more than the dump at a broker's descriptor count, runs only when a listener is new); a
+   * connection by the listener's port, which the kernel filters on. Only where another process
+   * listens on the same port too (SO_REUSEPORT, another address) are that port's connections kept
+   * by inode, which walks the descriptors again.
    *
    * @return null when the dump cannot be read (the fallback is counted)
    */
-  private Sweep inOnePass(Map<Long, Integer> own, long started) {
+  private Sweep inOnePass(long started) {
+    Map<Long, Integer> own = null;
+    if (!socketsSeen) {
+      // The reader is asked for only once this process has a socket.
+      Outcome<Map<Long, Integer>> walked = sockets.descriptorsByInode();
+      if (!walked.isAvailable() || walked.value().orElseThrow().isEmpty()) {
+        return walked.isAvailable() ? null : new Sweep(0, 0, 0, System.nanoTime() - started, false);
+      }
+      own = walked.value().orElseThrow();
+      socketsSeen = true;
+    }
     TcpInfoDump dump = reader.get().dump();
     Outcome<List<TcpInfoDump.Socket>> listening = dump.listening();
     if (!listening.isAvailable()) {
       return fellBack(listening.reason().orElseThrow());
     }
+    List<TcpInfoDump.Socket> listeners = listening.value().orElseThrow();
+    Set<Long> current = new HashSet<>();
+    for (TcpInfoDump.Socket l : listeners) {
+      current.add(l.inode());
+    }
+    listenerIsOwn.keySet().retainAll(current);
+    if (!listenerIsOwn.keySet().containsAll(current)) {
+      own = own != null ? own : walk();
+      if (own == null) {
+        return new Sweep(0, 0, 0, System.nanoTime() - started, false);
+      }
+      for (long inode : current) {
+        listenerIsOwn.put(inode, own.containsKey(inode));
+      }
+    }
     Set<Integer> ports = new HashSet<>();
-    for (TcpInfoDump.Socket l : listening.value().orElseThrow()) {
+    Set<Integer> othersPorts = new HashSet<>();
+    for (TcpInfoDump.Socket l : listeners) {
       int port = l.local().getPort();
-      if (own.containsKey(l.inode()) && !ignored.test(port)) {
+      if (!listenerIsOwn.get(l.inode())) {
+        othersPorts.add(port);
+      } else if (!ignored.test(port)) {
         ports.add(port);
       }
     }
+    Set<Integer> shared = new HashSet<>(ports);
+    shared.retainAll(othersPorts);
     Outcome<List<TcpInfoDump.Socket>> established = dump.established(ports);
     if (!established.isAvailable()) {
       return fellBack(established.reason().orElseThrow());
+    }
+    if (!shared.isEmpty() && own == null) {
+      own = walk();
+      if (own == null) {
+        return new Sweep(0, 0, 0, System.nanoTime() - started, false);
+      }
     }
     Map<Integer, PortTally> tallies = new TreeMap<>();
     ports.forEach(p -> tallies.put(p, new PortTally()));
     int[] counts = new int[2];
     for (TcpInfoDump.Socket c : established.value().orElseThrow()) {
-      PortTally t = tallies.get(c.local().getPort());
-      if (t != null && own.containsKey(c.inode()) && c.info().isPresent()) {
-        tally(t, c.remote(), c.info().get(), counts);
+      int port = c.local().getPort();
+      PortTally t = tallies.get(port);
+      if (t == null
+          || c.info().isEmpty()
+          || (shared.contains(port) && !own.containsKey(c.inode()))) {
+        continue;
       }
+      tally(t, c.remote(), c.info().get(), counts);
     }
     publish(tallies);
     bulkSweeps.incrementAndGet();
     return new Sweep(ports.size(), counts[0], counts[1], System.nanoTime() - started, true);
+  }
+
+  /** This process's sockets, inode to descriptor; null when {@code /proc/self/fd} is unreadable. */
+  private Map<Long, Integer> walk() {
+    return sockets.descriptorsByInode().value().orElse(null);
   }
 
   private Sweep fellBack(String reason) {

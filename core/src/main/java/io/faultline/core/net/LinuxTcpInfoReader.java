@@ -200,7 +200,7 @@ final class LinuxTcpInfoReader implements TcpInfoReader {
       TcpInfoDump dump;
       try {
         Native.register(NetlinkLibC.class, NativeLibrary.getInstance("c"));
-        dump = new SockDiagDump(new JnaNetlink());
+        dump = TcpInfoDump.overNetlink(new JnaNetlink());
       } catch (LinkageError | RuntimeException e) {
         dump = TcpInfoDump.unavailable("JNA could not bind the netlink calls: " + e);
       }

@@ -5,10 +5,11 @@ import java.nio.ByteBuffer;
 
 /**
  * The native half of a {@code sock_diag} dump: a {@code NETLINK_SOCK_DIAG} socket to send a request
- * on and receive the answers from. Each route to native code the project has implements it; {@link
- * SockDiagDump} does the rest in Java.
+ * on and receive the answers from. Each of the project's routes to native code (JNA, the Foreign
+ * Function &amp; Memory API) implements it; {@link TcpInfoDump#overNetlink} does the rest in Java.
+ * Not API: public only for the foreign-function route's package.
  */
-interface NetlinkTransport {
+public interface NetlinkTransport {
 
   /**
    * Opens {@code socket(AF_NETLINK, SOCK_RAW, NETLINK_SOCK_DIAG)}.

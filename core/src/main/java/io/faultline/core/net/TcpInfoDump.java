@@ -49,6 +49,14 @@ public interface TcpInfoDump {
    */
   Outcome<List<Socket>> established(Set<Integer> localPorts);
 
+  /**
+   * The {@code sock_diag} dump over {@code transport}: the requests built and the answers decoded
+   * in Java, whichever native route carries them.
+   */
+  static TcpInfoDump overNetlink(NetlinkTransport transport) {
+    return new SockDiagDump(transport);
+  }
+
   /** A dump that cannot be read here, for {@code reason}. */
   static TcpInfoDump unavailable(String reason) {
     Objects.requireNonNull(reason, "reason");

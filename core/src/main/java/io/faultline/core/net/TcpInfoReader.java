@@ -81,7 +81,7 @@ public interface TcpInfoReader {
    */
   default TcpInfoDump dump() {
     return TcpInfoDump.unavailable(
-        unsupportedReason().orElse("this reader has no sock_diag route (JNA reads it)"));
+        unsupportedReason().orElse("this reader has no sock_diag route"));
   }
 }
 

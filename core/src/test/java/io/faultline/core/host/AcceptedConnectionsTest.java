@@ -97,6 +97,70 @@ class AcceptedConnectionsTest {
     }
   }
 
+  /**
+   * Another process listens on the listener's port at another address: the dump holds its
+   * connections too, under the same local port, and the sweep keeps them out by inode.
+   */
+  @Test
+  void connectionsOfAnotherProcessOnTheSamePortAreNotCounted() throws Exception {
+    TcpInfoReader reader = TcpInfoReader.create();
+    assumeTrue(reader.isSupported(), "TCP_INFO is read only on Linux");
+    assumeTrue(reader.dump().isSupported(), "no sock_diag route here");
+    List<SocketChannel> ends = new ArrayList<>();
+    Process other = null;
+    try (ServerSocketChannel server =
+        ServerSocketChannel.open()
+            .bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0), CONNECTIONS)) {
+      int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
+      try {
+        other =
+            new ProcessBuilder("python3", "-c", OTHER_LISTENER, Integer.toString(port), "5")
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
+      } catch (java.io.IOException e) {
+        assumeTrue(false, "python3 is not installed: " + e.getMessage());
+      }
+      java.io.BufferedReader out =
+          new java.io.BufferedReader(new java.io.InputStreamReader(other.getInputStream()));
+      assertThat(out.readLine()).isEqualTo("listening");
+      for (int i = 0; i < 5; i++) {
+        ends.add(SocketChannel.open(new InetSocketAddress("127.0.0.2", port)));
+      }
+      assertThat(out.readLine()).isEqualTo("accepted 5");
+      for (int i = 0; i < 3; i++) {
+        ends.add(SocketChannel.open(server.getLocalAddress()));
+        ends.add(server.accept());
+      }
+      AcceptedConnections sweeper = sweeper(() -> reader, port, port);
+      AcceptedConnections.Sweep sweep = sweeper.sweep();
+      assertThat(sweep.inOnePass()).isTrue();
+      assertThat(sweep.listeners()).isEqualTo(1);
+      assertThat(sweep.connections()).as("this process's 3, not the other's 5").isEqualTo(3);
+      AcceptedConnections.Sweep again = sweeper.sweep();
+      assertThat(again.connections()).isEqualTo(3);
+    } finally {
+      for (SocketChannel c : ends) {
+        c.close();
+      }
+      if (other != null) {
+        other.getOutputStream().close();
+        other.destroy();
+      }
+    }
+  }
+
+  /** Listens on 127.0.0.2 at a port, accepts a number of connections and holds them. */
+  private static final String OTHER_LISTENER =
+      "import socket,sys\n"
+          + "port,n=int(sys.argv[1]),int(sys.argv[2])\n"
+          + "s=socket.socket()\n"
+          + "s.bind(('127.0.0.2',port))\n"
+          + "s.listen(16)\n"
+          + "print('listening',flush=True)\n"
+          + "held=[s.accept() for _ in range(n)]\n"
+          + "print('accepted',len(held),flush=True)\n"
+          + "sys.stdin.read()\n";
+
   /** A sweeper of this JVM that looks only at {@code port} and {@code other}. */
   private static AcceptedConnections sweeper(
       java.util.function.Supplier<TcpInfoReader> reader, int port, int other) {
