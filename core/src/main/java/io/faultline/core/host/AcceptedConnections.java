@@ -32,8 +32,8 @@ import java.util.function.Supplier;
 /**
  * The connections this process accepted on its listeners, seen from its side: at each {@link
  * #sweep()} every accepted socket's TCP_INFO is read (in one netlink {@code sock_diag} dump where
- * permitted, see {@link TcpInfoDump}; else one {@code getsockopt} each), and the ones without window scaling are
- * counted per listener and per client address. A listener with any raises {@code
+ * permitted, see {@link TcpInfoDump}; else one {@code getsockopt} each), and the ones without
+ * window scaling are counted per listener and per client address. A listener with any raises {@code
  * CLIENTS_WITHOUT_WINDOW_SCALING}, naming the clients with the most (at most {@value #TOP_CLIENTS},
  * the rest counted), since when, and the throughput a 64 KiB window allows at their round-trip
  * time; it clears when none is left. On a Kafka broker these are its clients' connections.
@@ -95,8 +95,8 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
 
   /**
    * @param sockets this process's sockets
-   * @param reader reads the connections' TCP_INFO, in one dump or one each; asked for only once this
-   *     process has a socket
+   * @param reader reads the connections' TCP_INFO, in one dump or one each; asked for only once
+   *     this process has a socket
    * @param ignored listener ports to leave out (the agent's endpoint)
    * @param findings where the finding goes
    * @param clock for "since when"
@@ -137,12 +137,12 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
 
   /**
    * The listeners and their connections from two dumps. A dump covers the network namespace, so
-   * this process's own are told apart so: a listener by its inode, one of the {@code socket:[inode]}
-   * links of {@code /proc/self/fd} (the answer kept per listener inode, so that walk, which costs
-   * more than the dump at a broker's descriptor count, runs only when a listener is new); a
-   * connection by the listener's port, which the kernel filters on. Only where another process
-   * listens on the same port too (SO_REUSEPORT, another address) are that port's connections kept
-   * by inode, which walks the descriptors again.
+   * this process's own are told apart so: a listener by its inode, one of the {@code
+   * socket:[inode]} links of {@code /proc/self/fd} (the answer kept per listener inode, so that
+   * walk, which costs more than the dump at a broker's descriptor count, runs only when a listener
+   * is new); a connection by the listener's port, which the kernel filters on. Only where another
+   * process listens on the same port too (SO_REUSEPORT, another address) are that port's
+   * connections kept by inode, which walks the descriptors again.
    *
    * @return null when the dump cannot be read (the fallback is counted)
    */

@@ -95,7 +95,7 @@ public final class HostTcpMeters implements MeterCatalog {
   /** Sweeps of the accepted connections that could not use a sock_diag dump. */
   public static final MeterDoc ACCEPTED_SWEEP_FALLBACKS =
       new MeterDoc(
-          "faultline.host.tcp.accepted.sweep.fallbacks",
+          "faultline.host.tcp.accepted.fallback.sweeps",
           MeterDoc.Type.COUNTER,
           "sweeps",
           List.of(),

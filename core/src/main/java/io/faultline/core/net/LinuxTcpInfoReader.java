@@ -120,7 +120,12 @@ final class LinuxTcpInfoReader implements TcpInfoReader {
         try {
           long sent =
               NetlinkLibC.sendto(
-                  fd, Pointer.nativeValue(buffer), length, 0, Pointer.nativeValue(kernel), SOCKADDR_NL);
+                  fd,
+                  Pointer.nativeValue(buffer),
+                  length,
+                  0,
+                  Pointer.nativeValue(kernel),
+                  SOCKADDR_NL);
           if (sent != length) {
             throw new IOException("sendto sent " + sent + " of " + length + " bytes");
           }

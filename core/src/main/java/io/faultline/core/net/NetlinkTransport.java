@@ -14,8 +14,8 @@ public interface NetlinkTransport {
   /**
    * Opens {@code socket(AF_NETLINK, SOCK_RAW, NETLINK_SOCK_DIAG)}.
    *
-   * @throws IOException with the errno when it is refused (EPERM, EACCES under seccomp; EAFNOSUPPORT
-   *     or EPROTONOSUPPORT without netlink)
+   * @throws IOException with the errno when it is refused (EPERM, EACCES under seccomp;
+   *     EAFNOSUPPORT or EPROTONOSUPPORT without netlink)
    */
   Channel open() throws IOException;
 

@@ -43,9 +43,9 @@ public interface TcpInfoDump {
   Outcome<List<Socket>> listening();
 
   /**
-   * The namespace's established TCP connections whose local port is one of {@code localPorts}
-   * (the kernel filters, so other connections cost it a comparison, not a copy), each with its
-   * {@code tcp_info}.
+   * The namespace's established TCP connections whose local port is one of {@code localPorts} (the
+   * kernel filters, so other connections cost it a comparison, not a copy), each with its {@code
+   * tcp_info}.
    */
   Outcome<List<Socket>> established(Set<Integer> localPorts);
 

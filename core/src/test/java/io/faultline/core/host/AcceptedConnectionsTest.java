@@ -80,7 +80,10 @@ class AcceptedConnectionsTest {
                   .count())
           .isEqualTo(1.0);
       assertThat(
-              bulkMeters.get(HostTcpMeters.ACCEPTED_SWEEP_FALLBACKS.name()).functionCounter().count())
+              bulkMeters
+                  .get(HostTcpMeters.ACCEPTED_SWEEP_FALLBACKS.name())
+                  .functionCounter()
+                  .count())
           .isZero();
 
       ends.remove(ends.size() - 1).close(); // one accepted end closed

@@ -12,7 +12,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -144,7 +143,8 @@ class SockDiagDumpTest {
             () -> {
               throw new IOException("socket(AF_NETLINK, NETLINK_SOCK_DIAG) refused: errno 1");
             });
-    assertThat(refused.listening().reason()).hasValueSatisfying(r -> assertThat(r).contains("errno 1"));
+    assertThat(refused.listening().reason())
+        .hasValueSatisfying(r -> assertThat(r).contains("errno 1"));
     assertThat(refused.established(Set.of(9092)).isAvailable()).isFalse();
     assertThat(TcpInfoDump.unavailable("why").established(Set.of(1)).reason()).contains("why");
   }

@@ -238,15 +238,40 @@ public final class GetsockoptBinder {
     Object none = arrayOf(optionType);
 
     MethodHandle socket =
-        link(linkerType, descriptorType, layoutType, segmentType, symbolsType, linker, symbols,
-                "socket", withErrno, intLayout, intLayout, intLayout, intLayout)
+        link(
+                linkerType,
+                descriptorType,
+                layoutType,
+                segmentType,
+                symbolsType,
+                linker,
+                symbols,
+                "socket",
+                withErrno,
+                intLayout,
+                intLayout,
+                intLayout,
+                intLayout)
             .asType(
-                MethodType.methodType(
-                    int.class, Object.class, int.class, int.class, int.class));
+                MethodType.methodType(int.class, Object.class, int.class, int.class, int.class));
     MethodHandle sendto =
-        link(linkerType, descriptorType, layoutType, segmentType, symbolsType, linker, symbols,
-                "sendto", withErrno, longLayout, intLayout, address, longLayout, intLayout,
-                address, intLayout)
+        link(
+                linkerType,
+                descriptorType,
+                layoutType,
+                segmentType,
+                symbolsType,
+                linker,
+                symbols,
+                "sendto",
+                withErrno,
+                longLayout,
+                intLayout,
+                address,
+                longLayout,
+                intLayout,
+                address,
+                intLayout)
             .asType(
                 MethodType.methodType(
                     long.class,
@@ -258,14 +283,37 @@ public final class GetsockoptBinder {
                     Object.class,
                     int.class));
     MethodHandle recv =
-        link(linkerType, descriptorType, layoutType, segmentType, symbolsType, linker, symbols,
-                "recv", withErrno, longLayout, intLayout, address, longLayout, intLayout)
+        link(
+                linkerType,
+                descriptorType,
+                layoutType,
+                segmentType,
+                symbolsType,
+                linker,
+                symbols,
+                "recv",
+                withErrno,
+                longLayout,
+                intLayout,
+                address,
+                longLayout,
+                intLayout)
             .asType(
                 MethodType.methodType(
                     long.class, Object.class, int.class, Object.class, long.class, int.class));
     MethodHandle close =
-        link(linkerType, descriptorType, layoutType, segmentType, symbolsType, linker, symbols,
-                "close", none, intLayout, intLayout)
+        link(
+                linkerType,
+                descriptorType,
+                layoutType,
+                segmentType,
+                symbolsType,
+                linker,
+                symbols,
+                "close",
+                none,
+                intLayout,
+                intLayout)
             .asType(MethodType.methodType(int.class, int.class));
 
     // (long bytes) -> Arena.ofAuto().allocate(bytes): the segment keeps its arena alive.
@@ -273,9 +321,7 @@ public final class GetsockoptBinder {
         MethodHandles.collectArguments(
                 lookup
                     .findVirtual(
-                        allocatorType,
-                        "allocate",
-                        MethodType.methodType(segmentType, long.class))
+                        allocatorType, "allocate", MethodType.methodType(segmentType, long.class))
                     .asType(MethodType.methodType(segmentType, arenaType, long.class)),
                 0,
                 lookup.findStatic(arenaType, "ofAuto", MethodType.methodType(arenaType)))
