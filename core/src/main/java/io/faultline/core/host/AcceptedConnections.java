@@ -118,7 +118,7 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
   public void bindTo(MeterRegistry registry) {
     this.registry = registry;
     fallbackCounter =
-        HostTcpMeters.ACCEPTED_SWEEP_FALLBACKS
+        HostTcpMeters.ACCEPTED_FALLBACK_SWEEPS
             .functionCounter(fallbacks, AtomicLong::doubleValue)
             .register(registry);
     gauges.forEach(this::register);
@@ -147,16 +147,15 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
    * @return null when the dump cannot be read (the fallback is counted)
    */
   private Sweep inOnePass(long started) {
-    Map<Long, Integer> own = null;
     if (!socketsSeen) {
       // The reader is asked for only once this process has a socket.
       Outcome<Map<Long, Integer>> walked = sockets.descriptorsByInode();
       if (!walked.isAvailable() || walked.value().orElseThrow().isEmpty()) {
         return walked.isAvailable() ? null : new Sweep(0, 0, 0, System.nanoTime() - started, false);
       }
-      own = walked.value().orElseThrow();
       socketsSeen = true;
     }
+    Map<Long, Integer> own = null;
     TcpInfoDump dump = reader.get().dump();
     Outcome<List<TcpInfoDump.Socket>> listening = dump.listening();
     if (!listening.isAvailable()) {
@@ -169,7 +168,8 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
     }
     listenerIsOwn.keySet().retainAll(current);
     if (!listenerIsOwn.keySet().containsAll(current)) {
-      own = own != null ? own : walk();
+      // Walked after the dump: a listener of ours in it has its descriptor by now.
+      own = walk();
       if (own == null) {
         return new Sweep(0, 0, 0, System.nanoTime() - started, false);
       }
@@ -193,8 +193,8 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
     if (!established.isAvailable()) {
       return fellBack(established.reason().orElseThrow());
     }
-    if (!shared.isEmpty() && own == null) {
-      own = walk();
+    if (!shared.isEmpty()) {
+      own = walk(); // after this dump, so that every connection of ours in it is in the walk
       if (own == null) {
         return new Sweep(0, 0, 0, System.nanoTime() - started, false);
       }

@@ -93,7 +93,7 @@ public final class HostTcpMeters implements MeterCatalog {
           FEATURE);
 
   /** Sweeps of the accepted connections that could not use a sock_diag dump. */
-  public static final MeterDoc ACCEPTED_SWEEP_FALLBACKS =
+  public static final MeterDoc ACCEPTED_FALLBACK_SWEEPS =
       new MeterDoc(
           "faultline.host.tcp.accepted.fallback.sweeps",
           MeterDoc.Type.COUNTER,
@@ -137,7 +137,7 @@ public final class HostTcpMeters implements MeterCatalog {
         LISTENER_QUEUE_LIMIT,
         ACCEPTED,
         ACCEPTED_WITHOUT_WSCALE,
-        ACCEPTED_SWEEP_FALLBACKS,
+        ACCEPTED_FALLBACK_SWEEPS,
         EPHEMERAL_PORTS);
   }
 }

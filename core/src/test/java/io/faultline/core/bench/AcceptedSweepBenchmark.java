@@ -83,14 +83,22 @@ public class AcceptedSweepBenchmark {
       TcpInfoReader reader = TcpInfoReader.create();
       sockDiag = sweeper(reader);
       perSocket = sweeper(new WithoutDump(reader));
-      check(sockDiag.sweep(), true);
-      check(perSocket.sweep(), false);
+      check(sockDiag, true);
+      check(perSocket, false);
     }
 
-    private void check(AcceptedConnections.Sweep first, boolean inOnePass) {
-      if (first.connections() != connections() || first.inOnePass() != inOnePass) {
+    /**
+     * The sweeper sees every connection the way it should. The {@code /proc} route is let off by 1
+     * %: {@code /proc/net/tcp} is read in pieces, each resumed by position, and while the
+     * namespace's table changes (the previous trial's connections leaving TIME_WAIT) a row comes
+     * twice or not at all.
+     */
+    private void check(AcceptedConnections sweeper, boolean inOnePass) {
+      AcceptedConnections.Sweep swept = sweeper.sweep();
+      int slack = inOnePass ? 0 : connections() / 100;
+      if (Math.abs(swept.connections() - connections()) > slack || swept.inOnePass() != inOnePass) {
         throw new IllegalStateException(
-            "swept " + first + ", expected " + connections() + ", in one pass: " + inOnePass);
+            "swept " + swept + ", expected " + connections() + ", in one pass: " + inOnePass);
       }
     }
 

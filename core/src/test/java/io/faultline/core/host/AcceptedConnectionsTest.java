@@ -75,13 +75,13 @@ class AcceptedConnectionsTest {
       assertThat(fallback.bulkSweeps()).isZero();
       assertThat(
               fallbackMeters
-                  .get(HostTcpMeters.ACCEPTED_SWEEP_FALLBACKS.name())
+                  .get(HostTcpMeters.ACCEPTED_FALLBACK_SWEEPS.name())
                   .functionCounter()
                   .count())
           .isEqualTo(1.0);
       assertThat(
               bulkMeters
-                  .get(HostTcpMeters.ACCEPTED_SWEEP_FALLBACKS.name())
+                  .get(HostTcpMeters.ACCEPTED_FALLBACK_SWEEPS.name())
                   .functionCounter()
                   .count())
           .isZero();
