@@ -250,7 +250,10 @@ final class BenchmarkReport {
             + " `kafka.tcp.interval`), `bytesAcked` reads the one field the delivery sampler needs"
             + " (many times a second while requests are slow). `AcceptedSweepBenchmark` (core):"
             + " one sweep of the connections a server accepted (the agent on a broker, every"
-            + " `doctor.clients-interval`), their client ends in another process, in ms. `GuardOverheadBenchmark` (jooq-guard): one jOOQ transaction (a SELECT and an"
+            + " `doctor.clients-interval`), their client ends in another process, in ms:"
+            + " `perSocket*` lists `/proc/self` and the TCP tables then reads one TCP_INFO per"
+            + " connection (the fallback), `sockDiag*` reads them in one netlink `sock_diag`"
+            + " dump. `GuardOverheadBenchmark` (jooq-guard): one jOOQ transaction (a SELECT and an"
             + " UPDATE) over jOOQ's `MockConnection`, so only the client side's CPU is measured —"
             + " `DefaultTransactionProvider` bare against the guarded provider, flat and with one"
             + " nested level. Average time, 1 fork, ± the 99.9 % confidence half-width.\n\n");

@@ -5,6 +5,7 @@ import io.faultline.core.finding.Findings;
 import io.faultline.core.net.Outcome;
 import io.faultline.core.net.SocketFds;
 import io.faultline.core.net.TcpInfo;
+import io.faultline.core.net.TcpInfoDump;
 import io.faultline.core.net.TcpInfoReader;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -23,17 +24,20 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntPredicate;
 import java.util.function.Supplier;
 
 /**
  * The connections this process accepted on its listeners, seen from its side: at each {@link
- * #sweep()} every accepted socket's TCP_INFO is read, and the ones without window scaling are
- * counted per listener and per client (its address, and its name where {@link ClientNames} knows
- * it). A listener with any raises {@code CLIENTS_WITHOUT_WINDOW_SCALING}, naming the clients with
- * the most (at most {@value #TOP_CLIENTS}, the rest counted), since when, and the throughput a 64
- * KiB window allows at their round-trip time; it clears when none is left. On a Kafka broker these
- * are its clients' connections.
+ * #sweep()} every accepted socket's TCP_INFO is read (in one netlink {@code sock_diag} dump where
+ * permitted, see {@link TcpInfoDump}; else one {@code getsockopt} each), and the ones without
+ * window scaling are counted per listener and per client (its address, and its name where {@link
+ * ClientNames} knows it). A listener with any raises {@code CLIENTS_WITHOUT_WINDOW_SCALING}, naming
+ * the clients with the most (at most {@value #TOP_CLIENTS}, the rest counted), since when, and the
+ * throughput a 64 KiB window allows at their round-trip time; it clears when none is left. On a
+ * Kafka broker these are its clients' connections.
  *
  * <p>{@link #sweep()} runs on one thread at a time; the gauges are read from any.
  */
@@ -55,10 +59,28 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
   private final Clock clock;
   private final Map<Integer, PortGauges> gauges = new ConcurrentHashMap<>();
   private final Map<Integer, Instant> unscaledSince = new HashMap<>();
-  private volatile MeterRegistry registry;
+  private final AtomicLong fallbacks = new AtomicLong();
+  private final AtomicLong bulkSweeps = new AtomicLong();
+  private final AtomicBoolean fallbackLogged = new AtomicBoolean();
 
-  /** What one sweep found. */
-  public record Sweep(int listeners, int connections, int withoutScaling, long nanos) {}
+  /** Listener inode to whether it is this process's: the sweep thread's alone. */
+  private final Map<Long, Boolean> listenerIsOwn = new HashMap<>();
+
+  private boolean socketsSeen;
+  private volatile MeterRegistry registry;
+  private volatile Meter fallbackCounter;
+
+  /**
+   * What one sweep found.
+   *
+   * @param listeners this process's listeners swept
+   * @param connections the connections read
+   * @param withoutScaling those without window scaling
+   * @param nanos how long the sweep took
+   * @param inOnePass whether one {@code sock_diag} dump read them (else one TCP_INFO each)
+   */
+  public record Sweep(
+      int listeners, int connections, int withoutScaling, long nanos, boolean inOnePass) {}
 
   private static final class PortGauges {
     volatile int accepted;
@@ -75,8 +97,8 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
 
   /**
    * @param sockets this process's sockets
-   * @param reader reads each connection's TCP_INFO; asked for only once there is a connection to
-   *     read
+   * @param reader reads the connections' TCP_INFO, in one dump or one each; asked for only once
+   *     this process has a socket
    * @param ignored listener ports to leave out (the agent's endpoint)
    * @param findings where the finding goes
    * @param clock for "since when"
@@ -113,15 +135,132 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
   @Override
   public void bindTo(MeterRegistry registry) {
     this.registry = registry;
+    fallbackCounter =
+        HostTcpMeters.ACCEPTED_FALLBACK_SWEEPS
+            .functionCounter(fallbacks, AtomicLong::doubleValue)
+            .register(registry);
     gauges.forEach(this::register);
   }
 
-  /** Reads every accepted connection once. Never throws: what cannot be read is left out. */
+  /**
+   * Reads every accepted connection once: in one {@code sock_diag} dump where the reader has one
+   * and netlink is permitted, else one TCP_INFO per connection (a fallback, counted). Never throws:
+   * what cannot be read is left out.
+   */
   public Sweep sweep() {
     long started = System.nanoTime();
+    Sweep bulk = inOnePass(started);
+    return bulk != null ? bulk : socketBySocket(started);
+  }
+
+  /**
+   * The listeners and their connections from two dumps. A dump covers the network namespace, so
+   * this process's own are told apart so: a listener by its inode, one of the {@code
+   * socket:[inode]} links of {@code /proc/self/fd} (the answer kept per listener inode, so that
+   * walk, which costs more than the dump at a broker's descriptor count, runs only when a listener
+   * is new); a connection by the listener's port, which the kernel filters on. Only where another
+   * process listens on the same port too (SO_REUSEPORT, another address) are that port's
+   * connections kept by inode, which walks the descriptors again.
+   *
+   * @return null when the dump cannot be read (the fallback is counted)
+   */
+  private Sweep inOnePass(long started) {
+    if (!socketsSeen) {
+      // The reader is asked for only once this process has a socket.
+      Outcome<Map<Long, Integer>> walked = sockets.descriptorsByInode();
+      if (!walked.isAvailable() || walked.value().orElseThrow().isEmpty()) {
+        return walked.isAvailable() ? null : new Sweep(0, 0, 0, System.nanoTime() - started, false);
+      }
+      socketsSeen = true;
+    }
+    Map<Long, Integer> own = null;
+    TcpInfoDump dump = reader.get().dump();
+    Outcome<List<TcpInfoDump.Socket>> listening = dump.listening();
+    if (!listening.isAvailable()) {
+      return fellBack(listening.reason().orElseThrow());
+    }
+    List<TcpInfoDump.Socket> listeners = listening.value().orElseThrow();
+    Set<Long> current = new HashSet<>();
+    for (TcpInfoDump.Socket l : listeners) {
+      current.add(l.inode());
+    }
+    listenerIsOwn.keySet().retainAll(current);
+    if (!listenerIsOwn.keySet().containsAll(current)) {
+      // Walked after the dump: a listener of ours in it has its descriptor by now.
+      own = walk();
+      if (own == null) {
+        return new Sweep(0, 0, 0, System.nanoTime() - started, false);
+      }
+      for (long inode : current) {
+        listenerIsOwn.put(inode, own.containsKey(inode));
+      }
+    }
+    Set<Integer> ports = new HashSet<>();
+    Set<Integer> othersPorts = new HashSet<>();
+    for (TcpInfoDump.Socket l : listeners) {
+      int port = l.local().getPort();
+      if (!listenerIsOwn.get(l.inode())) {
+        othersPorts.add(port);
+      } else if (!ignored.test(port)) {
+        ports.add(port);
+      }
+    }
+    Set<Integer> shared = new HashSet<>(ports);
+    shared.retainAll(othersPorts);
+    Outcome<List<TcpInfoDump.Socket>> established = dump.established(ports);
+    if (!established.isAvailable()) {
+      return fellBack(established.reason().orElseThrow());
+    }
+    if (!shared.isEmpty()) {
+      own = walk(); // after this dump, so that every connection of ours in it is in the walk
+      if (own == null) {
+        return new Sweep(0, 0, 0, System.nanoTime() - started, false);
+      }
+    }
+    Map<Integer, PortTally> tallies = new TreeMap<>();
+    ports.forEach(p -> tallies.put(p, new PortTally()));
+    int[] counts = new int[2];
+    Set<InetSocketAddress> open = new HashSet<>();
+    for (TcpInfoDump.Socket c : established.value().orElseThrow()) {
+      int port = c.local().getPort();
+      PortTally t = tallies.get(port);
+      if (t == null
+          || c.info().isEmpty()
+          || (shared.contains(port) && !own.containsKey(c.inode()))) {
+        continue;
+      }
+      open.add(c.remote());
+      tally(t, c.remote(), c.info().get(), counts);
+    }
+    names.retainOnly(open);
+    publish(tallies);
+    bulkSweeps.incrementAndGet();
+    return new Sweep(ports.size(), counts[0], counts[1], System.nanoTime() - started, true);
+  }
+
+  /** This process's sockets, inode to descriptor; null when {@code /proc/self/fd} is unreadable. */
+  private Map<Long, Integer> walk() {
+    return sockets.descriptorsByInode().value().orElse(null);
+  }
+
+  private Sweep fellBack(String reason) {
+    fallbacks.incrementAndGet();
+    if (fallbackLogged.compareAndSet(false, true)) {
+      System.getLogger(AcceptedConnections.class.getName())
+          .log(
+              System.Logger.Level.INFO,
+              "Faultline: accepted connections are read one TCP_INFO each, not in one sock_diag"
+                  + " dump: "
+                  + reason);
+    }
+    return null;
+  }
+
+  /** This process's listeners and connections from {@code /proc}, then one TCP_INFO each. */
+  private Sweep socketBySocket(long started) {
     Outcome<Set<Integer>> listening = sockets.listeningPorts();
     if (!listening.isAvailable()) {
-      return new Sweep(0, 0, 0, System.nanoTime() - started);
+      return new Sweep(0, 0, 0, System.nanoTime() - started, false);
     }
     Set<Integer> ports = new HashSet<>();
     for (int port : listening.value().orElseThrow()) {
@@ -131,12 +270,11 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
     }
     Outcome<List<SocketFds.Accepted>> accepted = sockets.acceptedOn(ports);
     if (!accepted.isAvailable()) {
-      return new Sweep(ports.size(), 0, 0, System.nanoTime() - started);
+      return new Sweep(ports.size(), 0, 0, System.nanoTime() - started, false);
     }
     Map<Integer, PortTally> tallies = new TreeMap<>();
     ports.forEach(p -> tallies.put(p, new PortTally()));
-    int connections = 0;
-    int unscaled = 0;
+    int[] counts = new int[2];
     Set<InetSocketAddress> open = new HashSet<>();
     for (SocketFds.Accepted a : accepted.value().orElseThrow()) {
       open.add(a.remote());
@@ -144,19 +282,32 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
       if (!info.isAvailable()) {
         continue; // closed since the listing
       }
-      PortTally t = tallies.get(a.local().getPort());
-      t.accepted++;
-      connections++;
-      TcpInfo i = info.value().orElseThrow();
-      if (!i.windowScalingNegotiated()) {
-        unscaled++;
-        t.unscaledRtts.add(i.rttMicros());
-        t.unscaledByClient.merge(clientOf(a.remote()), 1, Integer::sum);
-      }
+      tally(tallies.get(a.local().getPort()), a.remote(), info.value().orElseThrow(), counts);
     }
     names.retainOnly(open);
     publish(tallies);
-    return new Sweep(ports.size(), connections, unscaled, System.nanoTime() - started);
+    return new Sweep(ports.size(), counts[0], counts[1], System.nanoTime() - started, false);
+  }
+
+  /** Counts one connection; {@code counts} holds the sweep's connections and unscaled ones. */
+  private void tally(PortTally t, InetSocketAddress client, TcpInfo i, int[] counts) {
+    t.accepted++;
+    counts[0]++;
+    if (!i.windowScalingNegotiated()) {
+      counts[1]++;
+      t.unscaledRtts.add(i.rttMicros());
+      t.unscaledByClient.merge(clientOf(client), 1, Integer::sum);
+    }
+  }
+
+  /** Sweeps that fell back to one TCP_INFO per connection because the dump could not be read. */
+  public long fallbacks() {
+    return fallbacks.get();
+  }
+
+  /** Sweeps read in one {@code sock_diag} dump. */
+  public long bulkSweeps() {
+    return bulkSweeps.get();
   }
 
   /** A client as the finding names it: its name where known, and its address. */
@@ -270,11 +421,16 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
     }
   }
 
-  /** Removes the gauges and clears the finding. */
+  /** Removes the meters and clears the finding. */
   @Override
   public void close() {
     for (Integer port : List.copyOf(gauges.keySet())) {
       remove(port);
+    }
+    MeterRegistry r = registry;
+    Meter counter = fallbackCounter;
+    if (r != null && counter != null) {
+      r.remove(counter);
     }
     findings.replaceAll(SOURCE, List.of());
   }

@@ -92,6 +92,17 @@ public final class HostTcpMeters implements MeterCatalog {
               + " carries at most 64 KiB per round trip.",
           FEATURE);
 
+  /** Sweeps of the accepted connections that could not use a sock_diag dump. */
+  public static final MeterDoc ACCEPTED_FALLBACK_SWEEPS =
+      new MeterDoc(
+          "faultline.host.tcp.accepted.fallback.sweeps",
+          MeterDoc.Type.COUNTER,
+          "sweeps",
+          List.of(),
+          "Sweeps of the accepted connections that read one TCP_INFO per connection because a"
+              + " netlink sock_diag dump was refused or is not available (seccomp, no JNA).",
+          FEATURE);
+
   /** Public so {@link java.util.ServiceLoader} can create it. */
   public HostTcpMeters() {}
 
@@ -126,6 +137,7 @@ public final class HostTcpMeters implements MeterCatalog {
         LISTENER_QUEUE_LIMIT,
         ACCEPTED,
         ACCEPTED_WITHOUT_WSCALE,
+        ACCEPTED_FALLBACK_SWEEPS,
         EPHEMERAL_PORTS);
   }
 }

@@ -8,6 +8,7 @@ import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
 import io.faultline.core.net.foreign.ForeignTcpInfoReader;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Optional;
@@ -52,6 +53,109 @@ final class LinuxTcpInfoReader implements TcpInfoReader {
   }
 
   /**
+   * The calls of a netlink {@code sock_diag} dump, with buffers as native addresses. Nested here so
+   * that the agent's isolated JNA loader, which defines this class and its nested ones next to JNA,
+   * defines it too.
+   */
+  static final class NetlinkLibC {
+    private NetlinkLibC() {}
+
+    static native int socket(int domain, int type, int protocol) throws LastErrorException;
+
+    static native long sendto(int fd, long buf, long len, int flags, long addr, int addrlen)
+        throws LastErrorException;
+
+    static native long recv(int fd, long buf, long len, int flags) throws LastErrorException;
+
+    static native int close(int fd);
+  }
+
+  /** {@link NetlinkTransport} through {@link NetlinkLibC}. */
+  static final class JnaNetlink implements NetlinkTransport {
+    private static final int AF_NETLINK = 16;
+    private static final int SOCK_RAW = 3;
+    private static final int SOCK_CLOEXEC = 0x80000;
+    private static final int NETLINK_SOCK_DIAG = 4;
+
+    /**
+     * A datagram of a dump is at most 32 KiB (the kernel's cap on a dump's buffer); twice that, so
+     * none is ever truncated.
+     */
+    private static final int RECEIVE_BUFFER = 64 * 1024;
+
+    /** {@code struct sockaddr_nl} of the kernel: family, then zero pad, port id and groups. */
+    private static final int SOCKADDR_NL = 12;
+
+    @Override
+    public Channel open() throws IOException {
+      int fd;
+      try {
+        fd = NetlinkLibC.socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+      } catch (LastErrorException e) {
+        throw new IOException(
+            "socket(AF_NETLINK, NETLINK_SOCK_DIAG) refused: errno " + e.getErrorCode());
+      }
+      return new JnaChannel(fd);
+    }
+
+    private static final class JnaChannel implements Channel {
+      private final int fd;
+      private final Memory buffer = new Memory(RECEIVE_BUFFER);
+      private final ByteBuffer view =
+          buffer.getByteBuffer(0, RECEIVE_BUFFER).order(ByteOrder.LITTLE_ENDIAN);
+      private final Memory kernel = new Memory(SOCKADDR_NL);
+
+      JnaChannel(int fd) {
+        this.fd = fd;
+        kernel.clear();
+        kernel.setShort(0, (short) AF_NETLINK);
+      }
+
+      @Override
+      public void send(ByteBuffer request) throws IOException {
+        int length = request.remaining();
+        // The request shares the receive buffer: it is sent before any answer arrives.
+        view.clear();
+        view.put(request.duplicate());
+        try {
+          long sent =
+              NetlinkLibC.sendto(
+                  fd,
+                  Pointer.nativeValue(buffer),
+                  length,
+                  0,
+                  Pointer.nativeValue(kernel),
+                  SOCKADDR_NL);
+          if (sent != length) {
+            throw new IOException("sendto sent " + sent + " of " + length + " bytes");
+          }
+        } catch (LastErrorException e) {
+          throw new IOException("sendto(sock_diag) failed: errno " + e.getErrorCode());
+        }
+      }
+
+      @Override
+      public ByteBuffer receive() throws IOException {
+        long n;
+        try {
+          n = NetlinkLibC.recv(fd, Pointer.nativeValue(buffer), RECEIVE_BUFFER, 0);
+        } catch (LastErrorException e) {
+          throw new IOException("recv(sock_diag) failed: errno " + e.getErrorCode());
+        }
+        if (n <= 0) {
+          throw new IOException("recv(sock_diag) returned " + n);
+        }
+        return view.clear().limit((int) n);
+      }
+
+      @Override
+      public void close() {
+        NetlinkLibC.close(fd);
+      }
+    }
+  }
+
+  /**
    * One thread's native buffer for {@link #bytesAcked}: the struct up to the field, then optlen.
    */
   private static final class NativeScratch {
@@ -78,9 +182,13 @@ final class LinuxTcpInfoReader implements TcpInfoReader {
   /** Whether {@link RawLibC} is registered. */
   private final boolean raw;
 
-  private LinuxTcpInfoReader(LibC libc, boolean raw) {
+  /** The bulk route; unavailable with the interface mapping. */
+  private final TcpInfoDump dump;
+
+  private LinuxTcpInfoReader(LibC libc, boolean raw, TcpInfoDump dump) {
     this.libc = libc;
     this.raw = raw;
+    this.dump = dump;
   }
 
   /** Loads libc; a missing JNA jar or native library becomes the reason, not an error. */
@@ -94,7 +202,14 @@ final class LinuxTcpInfoReader implements TcpInfoReader {
       } catch (LinkageError | RuntimeException e) {
         raw = false; // bytesAcked then decodes a whole sample
       }
-      return Outcome.of(new LinuxTcpInfoReader(null, raw));
+      TcpInfoDump dump;
+      try {
+        Native.register(NetlinkLibC.class, NativeLibrary.getInstance("c"));
+        dump = TcpInfoDump.overNetlink(new JnaNetlink());
+      } catch (LinkageError | RuntimeException e) {
+        dump = TcpInfoDump.unavailable("JNA could not bind the netlink calls: " + e);
+      }
+      return Outcome.of(new LinuxTcpInfoReader(null, raw, dump));
     } catch (LinkageError | RuntimeException e) {
       LOG.log(
           System.Logger.Level.INFO,
@@ -103,7 +218,11 @@ final class LinuxTcpInfoReader implements TcpInfoReader {
               + "); TCP_INFO samples take the slower interface mapping");
     }
     try {
-      return Outcome.of(new LinuxTcpInfoReader(Native.load("c", LibC.class), false));
+      return Outcome.of(
+          new LinuxTcpInfoReader(
+              Native.load("c", LibC.class),
+              false,
+              TcpInfoDump.unavailable("JNA's direct mapping is unavailable here")));
     } catch (LinkageError | RuntimeException e) {
       // NoClassDefFoundError when JNA is not on the class path, UnsatisfiedLinkError when its
       // native
@@ -120,6 +239,11 @@ final class LinuxTcpInfoReader implements TcpInfoReader {
   @Override
   public Optional<String> unsupportedReason() {
     return Optional.empty();
+  }
+
+  @Override
+  public TcpInfoDump dump() {
+    return dump;
   }
 
   @Override

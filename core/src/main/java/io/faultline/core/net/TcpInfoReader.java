@@ -73,6 +73,16 @@ public interface TcpInfoReader {
   default Outcome<ListenQueue> listenQueue(int fd) {
     return Outcome.unavailable("this reader cannot read a listening socket's queue");
   }
+
+  /**
+   * Reads many sockets' TCP_INFO in one pass (a netlink {@code sock_diag} dump), through the same
+   * native route as this reader. Never throws, never null: where it cannot be read (no such route,
+   * netlink refused) its calls come back unavailable and the caller reads socket by socket.
+   */
+  default TcpInfoDump dump() {
+    return TcpInfoDump.unavailable(
+        unsupportedReason().orElse("this reader has no sock_diag route"));
+  }
 }
 
 /** The reader where TCP_INFO cannot be read: it says why, every time. */

@@ -3,6 +3,7 @@ package io.faultline.core.net.foreign;
 import io.faultline.core.net.ListenQueue;
 import io.faultline.core.net.Outcome;
 import io.faultline.core.net.TcpInfo;
+import io.faultline.core.net.TcpInfoDump;
 import io.faultline.core.net.TcpInfoReader;
 import java.lang.invoke.MethodHandle;
 import java.nio.ByteBuffer;
@@ -30,6 +31,7 @@ public final class ForeignTcpInfoReader implements TcpInfoReader {
   private final MethodHandle call;
   private final MethodHandle errno;
   private final ThreadLocal<Scratch> scratch;
+  private final TcpInfoDump dump;
 
   /** One thread's buffer, length cell and errno cell: a sample allocates nothing but its result. */
   private static final class Scratch {
@@ -44,6 +46,10 @@ public final class ForeignTcpInfoReader implements TcpInfoReader {
   }
 
   private ForeignTcpInfoReader(MethodHandle[] bound) {
+    this.dump =
+        bound.length >= GetsockoptBinder.NETLINK_HANDLES
+            ? TcpInfoDump.overNetlink(new ForeignNetlink(bound))
+            : TcpInfoDump.unavailable("the netlink calls could not be linked");
     this.call = bound[GetsockoptBinder.CALL];
     this.errno = bound[GetsockoptBinder.ERRNO];
     MethodHandle newState = bound[GetsockoptBinder.NEW_STATE];
@@ -64,8 +70,12 @@ public final class ForeignTcpInfoReader implements TcpInfoReader {
    */
   public static Outcome<TcpInfoReader> of(MethodHandle[] bound) {
     Objects.requireNonNull(bound, "bound");
-    if (bound.length != 3) {
-      return Outcome.unavailable("expected 3 handles from GetsockoptBinder, got " + bound.length);
+    if (bound.length != 3 && bound.length != GetsockoptBinder.NETLINK_HANDLES) {
+      return Outcome.unavailable(
+          "expected 3 or "
+              + GetsockoptBinder.NETLINK_HANDLES
+              + " handles from GetsockoptBinder, got "
+              + bound.length);
     }
     return Outcome.of(new ForeignTcpInfoReader(bound));
   }
@@ -78,6 +88,11 @@ public final class ForeignTcpInfoReader implements TcpInfoReader {
   @Override
   public Optional<String> unsupportedReason() {
     return Optional.empty();
+  }
+
+  @Override
+  public TcpInfoDump dump() {
+    return dump;
   }
 
   @Override

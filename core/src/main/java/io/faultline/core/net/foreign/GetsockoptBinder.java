@@ -33,6 +33,43 @@ public final class GetsockoptBinder {
   /** Index in {@link #bind()}'s answer: {@code () Object}, a new call-state cell for one thread. */
   public static final int NEW_STATE = 2;
 
+  /**
+   * Index in {@link #bind()}'s answer, present when it has {@link #NETLINK_HANDLES}: {@code (Object
+   * state, int domain, int type, int protocol) int}, libc's {@code socket}.
+   */
+  public static final int SOCKET = 3;
+
+  /**
+   * Index in {@link #bind()}'s answer: {@code (Object state, int fd, Object buffer, long length,
+   * int flags, Object address, int addressLength) long}, libc's {@code sendto}; the buffer and
+   * address are native segments from {@link #ALLOCATE}.
+   */
+  public static final int SENDTO = 4;
+
+  /**
+   * Index in {@link #bind()}'s answer: {@code (Object state, int fd, Object buffer, long length,
+   * int flags) long}, libc's {@code recv} into a native segment.
+   */
+  public static final int RECV = 5;
+
+  /** Index in {@link #bind()}'s answer: {@code (int fd) int}, libc's {@code close}. */
+  public static final int CLOSE = 6;
+
+  /**
+   * Index in {@link #bind()}'s answer: {@code (long bytes) Object}, a zeroed native segment freed
+   * when it is no longer reachable.
+   */
+  public static final int ALLOCATE = 7;
+
+  /** Index in {@link #bind()}'s answer: {@code (Object segment) ByteBuffer}, a view of it. */
+  public static final int AS_BYTE_BUFFER = 8;
+
+  /**
+   * How many handles {@link #bind()} returns when it could also link the calls of a netlink {@code
+   * sock_diag} dump; three when it could not.
+   */
+  public static final int NETLINK_HANDLES = 9;
+
   private GetsockoptBinder() {}
 
   /**
@@ -68,7 +105,8 @@ public final class GetsockoptBinder {
 
   /**
    * The linked call, errno reader and state factory, indexed by {@link #CALL}, {@link #ERRNO} and
-   * {@link #NEW_STATE}.
+   * {@link #NEW_STATE}; then, when they link, the netlink calls from {@link #SOCKET} to {@link
+   * #AS_BYTE_BUFFER} ({@link #NETLINK_HANDLES} in all).
    *
    * @throws ReflectiveOperationException when this JDK has no (final) Foreign Function &amp; Memory
    *     API or libc has no {@code getsockopt}
@@ -160,7 +198,168 @@ public final class GetsockoptBinder {
                 lookup.findStatic(arenaType, "ofAuto", MethodType.methodType(arenaType)),
                 allocate.asType(MethodType.methodType(segmentType, arenaType)))
             .asType(MethodType.methodType(Object.class));
-    return new MethodHandle[] {call, errno, newState};
+    MethodHandle[] getsockopt = {call, errno, newState};
+    try {
+      MethodHandle[] netlink = bindNetlink(lookup, linker, symbols);
+      MethodHandle[] all = new MethodHandle[NETLINK_HANDLES];
+      System.arraycopy(getsockopt, 0, all, 0, getsockopt.length);
+      System.arraycopy(netlink, 0, all, getsockopt.length, netlink.length);
+      return all;
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return getsockopt; // TCP_INFO still reads socket by socket
+    }
+  }
+
+  /**
+   * {@code socket}, {@code sendto}, {@code recv} and {@code close}, linked as ordinary (not
+   * critical) calls since a dump's {@code recv} does the kernel's work and may take a while, on
+   * native segments; and the segment allocator and view they need.
+   */
+  private static MethodHandle[] bindNetlink(
+      MethodHandles.Lookup lookup, Object linker, Object symbols)
+      throws ReflectiveOperationException {
+    Class<?> linkerType = Class.forName("java.lang.foreign.Linker");
+    Class<?> optionType = Class.forName("java.lang.foreign.Linker$Option");
+    Class<?> descriptorType = Class.forName("java.lang.foreign.FunctionDescriptor");
+    Class<?> layoutType = Class.forName("java.lang.foreign.MemoryLayout");
+    Class<?> valueLayoutType = Class.forName("java.lang.foreign.ValueLayout");
+    Class<?> segmentType = Class.forName("java.lang.foreign.MemorySegment");
+    Class<?> symbolsType = Class.forName("java.lang.foreign.SymbolLookup");
+    Class<?> arenaType = Class.forName("java.lang.foreign.Arena");
+    Class<?> allocatorType = Class.forName("java.lang.foreign.SegmentAllocator");
+    Object intLayout = valueLayoutType.getField("JAVA_INT").get(null);
+    Object longLayout = valueLayoutType.getField("JAVA_LONG").get(null);
+    Object address = valueLayoutType.getField("ADDRESS").get(null);
+    Object captureErrno =
+        optionType
+            .getMethod("captureCallState", String[].class)
+            .invoke(null, (Object) new String[] {"errno"});
+    Object withErrno = arrayOf(optionType, captureErrno);
+    Object none = arrayOf(optionType);
+
+    MethodHandle socket =
+        link(
+                linkerType,
+                descriptorType,
+                layoutType,
+                segmentType,
+                symbolsType,
+                linker,
+                symbols,
+                "socket",
+                withErrno,
+                intLayout,
+                intLayout,
+                intLayout,
+                intLayout)
+            .asType(
+                MethodType.methodType(int.class, Object.class, int.class, int.class, int.class));
+    MethodHandle sendto =
+        link(
+                linkerType,
+                descriptorType,
+                layoutType,
+                segmentType,
+                symbolsType,
+                linker,
+                symbols,
+                "sendto",
+                withErrno,
+                longLayout,
+                intLayout,
+                address,
+                longLayout,
+                intLayout,
+                address,
+                intLayout)
+            .asType(
+                MethodType.methodType(
+                    long.class,
+                    Object.class,
+                    int.class,
+                    Object.class,
+                    long.class,
+                    int.class,
+                    Object.class,
+                    int.class));
+    MethodHandle recv =
+        link(
+                linkerType,
+                descriptorType,
+                layoutType,
+                segmentType,
+                symbolsType,
+                linker,
+                symbols,
+                "recv",
+                withErrno,
+                longLayout,
+                intLayout,
+                address,
+                longLayout,
+                intLayout)
+            .asType(
+                MethodType.methodType(
+                    long.class, Object.class, int.class, Object.class, long.class, int.class));
+    MethodHandle close =
+        link(
+                linkerType,
+                descriptorType,
+                layoutType,
+                segmentType,
+                symbolsType,
+                linker,
+                symbols,
+                "close",
+                none,
+                intLayout,
+                intLayout)
+            .asType(MethodType.methodType(int.class, int.class));
+
+    // (long bytes) -> Arena.ofAuto().allocate(bytes): the segment keeps its arena alive.
+    MethodHandle allocate =
+        MethodHandles.collectArguments(
+                lookup
+                    .findVirtual(
+                        allocatorType, "allocate", MethodType.methodType(segmentType, long.class))
+                    .asType(MethodType.methodType(segmentType, arenaType, long.class)),
+                0,
+                lookup.findStatic(arenaType, "ofAuto", MethodType.methodType(arenaType)))
+            .asType(MethodType.methodType(Object.class, long.class));
+    MethodHandle asByteBuffer =
+        lookup
+            .findVirtual(
+                segmentType, "asByteBuffer", MethodType.methodType(java.nio.ByteBuffer.class))
+            .asType(MethodType.methodType(java.nio.ByteBuffer.class, Object.class));
+    return new MethodHandle[] {socket, sendto, recv, close, allocate, asByteBuffer};
+  }
+
+  /** libc's {@code name}, returning {@code result} and taking {@code arguments}. */
+  private static MethodHandle link(
+      Class<?> linkerType,
+      Class<?> descriptorType,
+      Class<?> layoutType,
+      Class<?> segmentType,
+      Class<?> symbolsType,
+      Object linker,
+      Object symbols,
+      String name,
+      Object options,
+      Object result,
+      Object... arguments)
+      throws ReflectiveOperationException {
+    Object symbol =
+        ((Optional<?>) symbolsType.getMethod("find", String.class).invoke(symbols, name))
+            .orElseThrow(() -> new NoSuchMethodException("libc has no " + name));
+    Object layouts = arrayOf(layoutType, arguments);
+    Object descriptor =
+        descriptorType
+            .getMethod("of", layoutType, layouts.getClass())
+            .invoke(null, result, layouts);
+    return (MethodHandle)
+        linkerType
+            .getMethod("downcallHandle", segmentType, descriptorType, options.getClass())
+            .invoke(linker, symbol, descriptor, options);
   }
 
   private static Object arrayOf(Class<?> type, Object... values) {

@@ -7,14 +7,20 @@ import io.faultline.core.net.ListenQueue;
 import io.faultline.core.net.Outcome;
 import io.faultline.core.net.SocketFds;
 import io.faultline.core.net.TcpInfo;
+import io.faultline.core.net.TcpInfoDump;
 import io.faultline.core.net.TcpInfoReader;
 import io.faultline.core.net.TcpState;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -79,6 +85,47 @@ class ForeignTcpInfoReaderTest {
       assertThat(foreign.listenQueue(fd).value()).contains(new ListenQueue(1, 4));
       assertThat(foreign.listenQueue(fdOf(waiting)).reason().orElseThrow())
           .contains("not listening");
+    }
+  }
+
+  @Test
+  void itsSockDiagDumpHoldsWhatGetsockoptReadsPerSocket() throws Exception {
+    assertThat(foreign.dump().isSupported()).as("the netlink calls are linked").isTrue();
+    List<SocketChannel> ends = new ArrayList<>();
+    try (ServerSocketChannel server =
+        ServerSocketChannel.open()
+            .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16)) {
+      int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
+      for (int i = 0; i < 10; i++) {
+        SocketChannel client = SocketChannel.open();
+        if (i % 2 == 0) {
+          client.setOption(StandardSocketOptions.SO_RCVBUF, 4096); // another window scale
+        }
+        client.connect(server.getLocalAddress());
+        ends.add(client);
+        ends.add(server.accept());
+      }
+      Thread.sleep(50); // the last ACKs settle
+
+      Outcome<List<TcpInfoDump.Socket>> dumped = foreign.dump().established(Set.of(port));
+
+      assertThat(dumped.reason()).isEmpty();
+      assertThat(dumped.value().orElseThrow()).hasSize(10);
+      Map<Long, Integer> fds = SocketFds.forThisProcess().descriptorsByInode().value().get();
+      for (TcpInfoDump.Socket s : dumped.value().orElseThrow()) {
+        TcpInfo bulk = s.info().orElseThrow();
+        TcpInfo own = foreign.read(fds.get(s.inode())).value().orElseThrow();
+        assertThat(bulk.options()).isEqualTo(own.options());
+        assertThat(bulk.sndWscale()).isEqualTo(own.sndWscale());
+        assertThat(bulk.rcvWscale()).isEqualTo(own.rcvWscale());
+        assertThat(bulk.rttMicros()).isEqualTo(own.rttMicros());
+      }
+      assertThat(foreign.dump().listening().value().orElseThrow())
+          .anyMatch(l -> l.local().getPort() == port && fds.containsKey(l.inode()));
+    } finally {
+      for (SocketChannel c : ends) {
+        c.close();
+      }
     }
   }
 
