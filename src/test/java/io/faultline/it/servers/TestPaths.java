@@ -31,10 +31,15 @@ public final class TestPaths {
     }
   }
 
+  /** {@code examples/spring-boot-jooq}. */
+  public static Path springBootExampleDir() {
+    Path docs = Path.of(System.getProperty("faultline.it.docs.dir", "../../docs"));
+    return docs.resolveSibling("examples").resolve("spring-boot-jooq").normalize();
+  }
+
   /** The repackaged Spring Boot jar the build left in {@code examples/spring-boot-jooq/target}. */
   public static Path springBootExampleJar() throws java.io.IOException {
-    Path docs = Path.of(System.getProperty("faultline.it.docs.dir", "../../docs"));
-    Path target = docs.resolveSibling("examples").resolve("spring-boot-jooq/target").normalize();
+    Path target = springBootExampleDir().resolve("target");
     java.util.List<Path> jars;
     try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(target)) {
       jars =

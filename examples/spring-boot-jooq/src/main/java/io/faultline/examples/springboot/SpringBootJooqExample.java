@@ -10,6 +10,7 @@ import org.jooq.DSLContext;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -38,8 +39,11 @@ public class SpringBootJooqExample {
     return new SimpleMeterRegistry();
   }
 
-  /** The scenes, run once the context is up. */
+  /**
+   * The scenes, run once the context is up; the tests turn them off ({@code example.scenes=false}).
+   */
   @Bean
+  @ConditionalOnProperty(name = "example.scenes", havingValue = "true", matchIfMissing = true)
   ApplicationRunner scenes(DSLContext dsl, Findings findings, MeterRegistry registry) {
     return args -> {
       GuardedTransactionProvider guarded =
