@@ -74,8 +74,11 @@ final class GuardFindings {
             .build());
   }
 
-  /** A savepoint ({@code level}) begun after the transaction locked rows: the MultiXact pattern. */
-  void savepointAfterRowLock(Ledger ledger, Level level) {
+  /**
+   * A savepoint ({@code level}) begun after the transaction locked rows: the MultiXact pattern.
+   * {@code byManager}: a transaction manager made it, which jooq.nesting=FLATTEN cannot prevent.
+   */
+  void savepointAfterRowLock(Ledger ledger, Level level, boolean byManager) {
     String statement = SqlText.shown(ledger.rowLockSql(), literals, STATEMENT_CHARS);
     if (Jfr.recording()) {
       SavepointAfterRowLockRecording.commit(
@@ -89,9 +92,16 @@ final class GuardFindings {
                     + " after the transaction begun at "
                     + ledger.topCallSite()
                     + " locked rows with: "
-                    + statement)
+                    + statement
+                    + (byManager
+                        ? "; the transaction manager makes this savepoint itself"
+                            + " (@Transactional(propagation = NESTED)), so jooq.nesting=FLATTEN"
+                            + " cannot remove it: use REQUIRED, or lock the rows inside the nested"
+                            + " method"
+                        : ""))
             .evidence("outerCallSite", ledger.topCallSite().toString())
             .evidence("lockingStatement", statement)
+            .evidence("begunBy", byManager ? "transaction manager" : "jOOQ")
             .build());
   }
 

@@ -25,9 +25,9 @@ final class RowLockDetector {
   }
 
   /** A savepoint ({@code level}) was created: raises the finding when rows were locked before. */
-  void savepointCreated(Ledger ledger, Level level) {
+  void savepointCreated(Ledger ledger, Level level, boolean byManager) {
     if (ledger.isRowLocked()) {
-      findings.savepointAfterRowLock(ledger, level);
+      findings.savepointAfterRowLock(ledger, level, byManager);
     }
   }
 }

@@ -27,11 +27,14 @@ final class SavepointAccounting {
     this.subtransactionLimit = subtransactionLimit;
   }
 
-  /** The delegate created the savepoint of {@code level}. */
-  void created(Ledger ledger, Level level) {
+  /**
+   * The delegate created the savepoint of {@code level}; {@code byManager}: a transaction manager
+   * outside jOOQ made it ({@code @Transactional(propagation = NESTED)}).
+   */
+  void created(Ledger ledger, Level level, boolean byManager) {
     metrics.savepointCreated();
     int count = ledger.savepointCreated();
-    rowLocks.savepointCreated(ledger, level);
+    rowLocks.savepointCreated(ledger, level, byManager);
     if (count > subtransactionLimit && !ledger.overflowReported()) {
       ledger.overflowReported(true);
       findings.subtransactionOverflow(ledger, count, subtransactionLimit);

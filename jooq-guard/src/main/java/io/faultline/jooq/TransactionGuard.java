@@ -175,7 +175,7 @@ public final class TransactionGuard {
         listener.installOn(ctx.configuration());
         timeouts.apply(ctx, ledger);
       } else if (level.kind() == LevelKind.SAVEPOINT) {
-        savepointAccounting.created(ledger, level);
+        savepointAccounting.created(ledger, level, false);
       }
     } catch (RuntimeException e) {
       errors.record(e);
@@ -406,7 +406,7 @@ public final class TransactionGuard {
         managed.level().markBeginFailed();
         managedEnd(token, false);
       } else if (managed.level().kind() == LevelKind.SAVEPOINT) {
-        savepointAccounting.created(managed.ledger(), managed.level());
+        savepointAccounting.created(managed.ledger(), managed.level(), true);
       }
     } catch (RuntimeException e) {
       errors.record(e);
