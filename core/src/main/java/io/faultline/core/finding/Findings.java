@@ -127,6 +127,9 @@ public final class Findings {
                 });
             gone.forEach(this::clearLocked);
           }
+          // As raise() does: outside the lock, every report (a source that reports each round
+          // reaches a test tool as raise() callers do).
+          current.forEach(Observations::finding);
         });
   }
 

@@ -132,6 +132,28 @@ class FindingsTest {
   }
 
   @Test
+  void aTestToolHearsEveryReportWhetherRaisedOrReplaced() {
+    List<String> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Runnable unsubscribe =
+        io.faultline.core.observe.Observations.subscribe(
+            (kind, values) -> {
+              if (kind.equals("finding")) {
+                heard.add(values.get("id") + " " + values.get("subject"));
+              }
+            });
+    try {
+      findings.raise(window("node 9", 200));
+      findings.replaceAll("kafka.connections", List.of(window("node 1", 200)));
+      findings.replaceAll("kafka.connections", List.of(window("node 1", 200)));
+    } finally {
+      unsubscribe.run();
+    }
+    assertThat(heard)
+        .containsExactly(
+            "WINDOW_SCALING_OFF node 9", "WINDOW_SCALING_OFF node 1", "WINDOW_SCALING_OFF node 1");
+  }
+
+  @Test
   void activeIsSortedMostSevereFirstThenByIdAndSubject() {
     findings.raise(Finding.of(HINT, "a").build());
     findings.raise(window("b", 1));
