@@ -52,6 +52,16 @@ final class ChaosService implements AutoCloseable {
   /** Starts the service on a topic and a table of its own, named after {@code name}. */
   static ChaosService start(KafkaCluster kafka, PostgresServer postgres, String name)
       throws IOException {
+    return start(kafka, postgres, name, true);
+  }
+
+  /**
+   * Starts the service; without {@code keepLedger} it keeps counts only (the soak's mode: an hour
+   * of ledger would grow the heap the soak watches) and its ledger at {@link #stop()} is empty.
+   */
+  static ChaosService start(
+      KafkaCluster kafka, PostgresServer postgres, String name, boolean keepLedger)
+      throws IOException {
     String topic = "chaos-" + name;
     kafka.createTopic(topic, 3);
     int port = Http.freePort();
@@ -79,7 +89,8 @@ final class ChaosService implements AutoCloseable {
             table(name),
             Integer.toString(POOL_SIZE),
             progress.toString(),
-            ledger.toString());
+            ledger.toString(),
+            keepLedger ? "ledger" : "counts");
     return new ChaosService(name, "http://127.0.0.1:" + port, progress, ledger, running);
   }
 
@@ -150,6 +161,21 @@ final class ChaosService implements AutoCloseable {
                 && p.getOrDefault("lastCommit", 0L) > sinceMillis);
     Map<String, Long> p = progress();
     return (Math.max(p.get("lastAck"), p.get("lastCommit")) - sinceMillis) / 1000.0;
+  }
+
+  /** The child JVM's process id. */
+  long pid() {
+    return running.pid();
+  }
+
+  /** Whether the child JVM is still running. */
+  boolean isAlive() {
+    return running.isAlive();
+  }
+
+  /** The agent's {@code /metrics} as text. */
+  String scrape() throws InterruptedException {
+    return Http.awaitOk(base + "/metrics", Duration.ofSeconds(30)).body();
   }
 
   /** Sends a command to the service's standard input. */

@@ -7,9 +7,6 @@ import io.faultline.it.servers.KafkaCluster;
 import io.faultline.it.servers.KafkaNode;
 import io.faultline.it.servers.PostgresServer;
 import io.faultline.it.servers.RealServers;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,16 +47,7 @@ class ChaosTest {
       throws Exception {
     KafkaNode node = kafka.node(1);
     Run run =
-        underFault(
-            kafka,
-            postgres,
-            "broker_kill",
-            service -> {
-              node.kill();
-              // Long enough for every client to notice and retry against the dead address.
-              Thread.sleep(5_000);
-              node.start();
-            });
+        underFault(kafka, postgres, "broker_kill", service -> ChaosFaults.killAndRestart(node));
     run.assertRequestsTimedAfterRecovery();
     // A reconnect to a dead broker waits in SYN_SENT, where TCP_INFO shows no options yet: no
     // window scaling to judge, so nothing about it to report.
@@ -74,20 +62,7 @@ class ChaosTest {
       @Brokers(value = 1, dedicated = true) KafkaCluster kafka, PostgresServer postgres)
       throws Exception {
     KafkaNode node = kafka.node(1);
-    Run run =
-        underFault(
-            kafka,
-            postgres,
-            "broker_pause",
-            service -> {
-              node.pause();
-              try {
-                // The service's request.timeout.ms is 10 s.
-                Thread.sleep(30_000);
-              } finally {
-                node.unpause();
-              }
-            });
+    Run run = underFault(kafka, postgres, "broker_pause", service -> ChaosFaults.pause(node));
     run.assertRequestsTimedAfterRecovery();
   }
 
@@ -102,12 +77,7 @@ class ChaosTest {
             kafka,
             postgres,
             "pg_terminate",
-            service -> {
-              for (int i = 0; i < 8; i++) {
-                terminated[0] += terminateServiceBackends(postgres, service.name());
-                Thread.sleep(1_000);
-              }
-            });
+            service -> terminated[0] = ChaosFaults.terminateBackends(postgres, service, 8));
     System.out.printf(Locale.ROOT, "CHAOS pg_terminate: backends terminated=%d%n", terminated[0]);
     assertThat(terminated[0]).as("backends terminated inside a transaction").isPositive();
     assertThat(run.stopped.ledger().failed())
@@ -126,15 +96,7 @@ class ChaosTest {
             kafka,
             postgres,
             "pg_crash",
-            service -> {
-              // A backend of the service in its middle level's pg_sleep: two levels open, one
-              // savepoint outstanding. SIGKILL makes the postmaster end every session and recover.
-              int pid = serviceBackend(postgres, service.name());
-              long killed = System.nanoTime();
-              postgres.killBackend(pid);
-              awaitAcceptingConnections(postgres);
-              back[0] = (System.nanoTime() - killed) / 1e9;
-            });
+            service -> back[0] = ChaosFaults.crashPostgres(postgres, service));
     System.out.printf(
         Locale.ROOT, "CHAOS pg_crash: accepting connections again %.1fs after the kill%n", back[0]);
     assertThat(run.stopped.ledger().failed())
@@ -148,15 +110,7 @@ class ChaosTest {
       @Brokers(value = 1, dedicated = true) KafkaCluster kafka, PostgresServer postgres)
       throws Exception {
     Run run =
-        underFault(
-            kafka,
-            postgres,
-            "pool_exhausted",
-            service -> {
-              // 16 more threads, each holding a connection 0.5 s, on a pool of 4 that waits 1 s.
-              service.send("exhaust 16 10");
-              Thread.sleep(11_000);
-            });
+        underFault(kafka, postgres, "pool_exhausted", service -> ChaosFaults.exhaustPool(service));
     assertThat(run.stopped.ledger().poolTimeouts())
         .as("transactions refused by the exhausted pool (it was exhausted)")
         .isPositive();
@@ -214,65 +168,6 @@ class ChaosTest {
               cleared)
           .isEmpty();
       return run;
-    }
-  }
-
-  /** Terminates the backends running the service's transactions; returns how many. */
-  private static int terminateServiceBackends(PostgresServer postgres, String name)
-      throws Exception {
-    int count = 0;
-    try (Connection c = postgres.connect();
-        Statement s = c.createStatement();
-        ResultSet r =
-            s.executeQuery(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                    + " WHERE pid <> pg_backend_pid() AND state = 'active'"
-                    + " AND query LIKE '%/* "
-                    + ChaosService.table(name)
-                    + " */%'")) {
-      while (r.next()) {
-        if (r.getBoolean(1)) {
-          count++;
-        }
-      }
-    }
-    return count;
-  }
-
-  /** The pid of a backend running the service's transaction, waiting for one (at most 30 s). */
-  private static int serviceBackend(PostgresServer postgres, String name) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (System.nanoTime() < deadline) {
-      try (Connection c = postgres.connect();
-          Statement s = c.createStatement();
-          ResultSet r =
-              s.executeQuery(
-                  "SELECT pid FROM pg_stat_activity WHERE pid <> pg_backend_pid()"
-                      + " AND state = 'active' AND query LIKE '%/* "
-                      + ChaosService.table(name)
-                      + " */%' LIMIT 1")) {
-        if (r.next()) {
-          return r.getInt(1);
-        }
-      }
-      Thread.sleep(5);
-    }
-    throw new AssertionError("no backend of the service found in its transaction");
-  }
-
-  private static void awaitAcceptingConnections(PostgresServer postgres) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (true) {
-      try (Connection c = postgres.connect();
-          Statement s = c.createStatement()) {
-        s.execute("SELECT 1");
-        return;
-      } catch (java.sql.SQLException e) {
-        if (System.nanoTime() > deadline) {
-          throw new AssertionError("PostgreSQL did not come back within 60 s", e);
-        }
-        Thread.sleep(100);
-      }
     }
   }
 

@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,15 +52,26 @@ import org.jooq.impl.DSL;
  *
  * <p>Standard input: {@code exhaust THREADS SECONDS} runs that many more transaction threads (each
  * holding its connection 0.5 s) for that long; {@code stop} stops the work, drains the producer and
- * the consumer and writes the ledger; {@code exit} ends the JVM. A progress file is rewritten every
- * 200 ms: {@code acked=N consumed=N committed=N lastAck=EPOCH_MS lastCommit=EPOCH_MS}.
+ * the consumer and writes the ledger; {@code exit} ends the JVM. For the soak: {@code churn N}
+ * creates N producers and N consumers (default client ids, as most applications leave them), sends
+ * and polls once with each and closes them; {@code resize N} sets the pool's maximum size through
+ * its {@code HikariConfigMXBean}; {@code destinations N} connects once to each of N addresses never
+ * connected to before (127.0.0.x on a port the service listens on itself); {@code gc} runs {@code
+ * System.gc()} and then counts the heap used and the threads. A progress file is rewritten every
+ * 200 ms: {@code acked=N consumed=N committed=N lastAck=EPOCH_MS lastCommit=EPOCH_MS} and, once
+ * {@code gc} has run, {@code gcs=N heapAfterGc=BYTES threads=N faultlineThreads=N}.
  *
  * <p>Arguments: bootstrap servers, topic, JDBC URL, user, password, table, pool size, progress
- * file, ledger file.
+ * file, ledger file, and optionally {@code counts}: the soak's mode, which keeps only counts
+ * instead of the ledger's sets (an hour of them would grow the heap the soak watches), so the
+ * ledger written at {@code stop} is empty.
  */
 public final class ChaosServiceApp {
 
   private static final int WORKERS = 2;
+
+  /** The key of the churned producers' records, which the service's consumer does not count. */
+  private static final String CHURN_KEY = "churn";
 
   private final String topic;
   private final DSLContext dsl;
@@ -77,13 +89,31 @@ public final class ChaosServiceApp {
   private final AtomicInteger poolTimeouts = new AtomicInteger();
   private final AtomicLong lastAck = new AtomicLong();
   private final AtomicLong lastCommit = new AtomicLong();
+  private final AtomicLong ackedCount = new AtomicLong();
+  private final AtomicLong consumedCount = new AtomicLong();
+  private final AtomicLong committedCount = new AtomicLong();
+  private final AtomicLong gcs = new AtomicLong();
+  private volatile String afterGc = "";
+  private final boolean keepLedger;
+  private final String bootstrap;
+  private final HikariDataSource pool;
+  private final Destinations destinations = new Destinations();
   private volatile boolean working = true;
   private volatile boolean consuming = true;
 
-  private ChaosServiceApp(String topic, DSLContext dsl, String table) {
+  private ChaosServiceApp(
+      String bootstrap,
+      String topic,
+      HikariDataSource pool,
+      DSLContext dsl,
+      String table,
+      boolean keepLedger) {
+    this.bootstrap = bootstrap;
     this.topic = topic;
+    this.pool = pool;
     this.dsl = dsl;
     this.table = table;
+    this.keepLedger = keepLedger;
   }
 
   /** See the class comment. */
@@ -106,13 +136,15 @@ public final class ChaosServiceApp {
     String table = args[5];
     Path progress = Path.of(args[7]);
     Path ledger = Path.of(args[8]);
+    boolean keepLedger = !(args.length > 9 && args[9].equals("counts"));
     try (HikariDataSource pool = new HikariDataSource(config);
         KafkaProducer<String, String> producer = new KafkaProducer<>(producerSettings(bootstrap));
         KafkaConsumer<String, String> consumer = new KafkaConsumer<>(consumerSettings(bootstrap))) {
       DSLContext dsl = DSL.using(pool, SQLDialect.POSTGRES);
       dsl.execute("DROP TABLE IF EXISTS " + table);
       dsl.execute("CREATE TABLE " + table + " (tx int, part int, PRIMARY KEY (tx, part))");
-      new ChaosServiceApp(topic, dsl, table).run(producer, consumer, progress, ledger);
+      new ChaosServiceApp(bootstrap, topic, pool, dsl, table, keepLedger)
+          .run(producer, consumer, progress, ledger);
     }
     System.out.println("bye");
   }
@@ -161,6 +193,16 @@ public final class ChaosServiceApp {
       String[] words = line.trim().split("\\s+");
       if (words[0].equals("exhaust")) {
         exhaust(Integer.parseInt(words[1]), Integer.parseInt(words[2]));
+      } else if (words[0].equals("churn")) {
+        int clients = Integer.parseInt(words[1]);
+        start("chaos-churn", () -> churn(clients));
+      } else if (words[0].equals("resize")) {
+        pool.getHikariConfigMXBean().setMaximumPoolSize(Integer.parseInt(words[1]));
+      } else if (words[0].equals("destinations")) {
+        int count = Integer.parseInt(words[1]);
+        start("chaos-destinations", () -> destinations.connectToNew(count));
+      } else if (words[0].equals("gc")) {
+        start("chaos-gc", this::gc);
       } else if (words[0].equals("stop")) {
         break;
       }
@@ -178,6 +220,7 @@ public final class ChaosServiceApp {
     consuming = false;
     consumerThread.join(TimeUnit.SECONDS.toMillis(30));
     progressThread.interrupt();
+    destinations.close();
     Files.writeString(ledger, ledger());
     System.out.println("ledger written");
     System.out.flush();
@@ -205,16 +248,17 @@ public final class ChaosServiceApp {
             new ProducerRecord<>(topic, Integer.toString(number), "record " + number),
             (metadata, error) -> {
               if (error == null) {
-                acked.add(number);
+                ackedCount.incrementAndGet();
+                remember(acked, number);
                 lastAck.set(System.currentTimeMillis());
               } else {
-                sendFailed.add(number);
+                remember(sendFailed, number);
                 failures.add("send: " + error.getClass().getSimpleName());
               }
             });
       } catch (RuntimeException e) {
         // send() itself refused it (metadata not available within max.block.ms): never sent.
-        sendFailed.add(number);
+        remember(sendFailed, number);
         failures.add("send: " + e.getClass().getSimpleName());
       }
       sleep(10);
@@ -231,7 +275,13 @@ public final class ChaosServiceApp {
     while (consuming) {
       try {
         for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
-          consumed.merge(Integer.parseInt(r.key()), 1, Integer::sum);
+          if (CHURN_KEY.equals(r.key())) {
+            continue;
+          }
+          consumedCount.incrementAndGet();
+          if (keepLedger) {
+            consumed.merge(Integer.parseInt(r.key()), 1, Integer::sum);
+          }
         }
       } catch (RuntimeException e) {
         // A fetch that failed is retried from the same position; nothing to record but the fact.
@@ -292,22 +342,79 @@ public final class ChaosServiceApp {
             }
             bodyEnded[0] = true;
           });
-      committed.add(t);
-      committedRows.add(t + ".0");
-      committedRows.add(t + ".1");
-      if (innerKept) {
-        committedRows.add(t + ".2");
+      committedCount.incrementAndGet();
+      if (keepLedger) {
+        committed.add(t);
+        committedRows.add(t + ".0");
+        committedRows.add(t + ".1");
+        if (innerKept) {
+          committedRows.add(t + ".2");
+        }
       }
       lastCommit.set(System.currentTimeMillis());
     } catch (IntentionalRollback e) {
-      rolledBack.add(t);
+      remember(rolledBack, t);
     } catch (RuntimeException e) {
-      (bodyEnded[0] ? inDoubt : failed).add(t);
+      remember(bodyEnded[0] ? inDoubt : failed, t);
       if (hasCause(e, SQLTransientConnectionException.class)) {
         poolTimeouts.incrementAndGet();
       }
       failures.add("tx: " + e.getClass().getSimpleName() + rootCause(e));
     }
+  }
+
+  /** Adds to a set of the ledger, unless only counts are kept. */
+  private void remember(Set<Integer> set, int value) {
+    if (keepLedger) {
+      set.add(value);
+    }
+  }
+
+  /**
+   * Producers and consumers created and closed, as a service with short-lived clients does: each
+   * producer sends one record (to the service's topic, under a key the consumer loop skips), each
+   * consumer polls its partitions once.
+   */
+  private void churn(int clients) {
+    for (int i = 0; i < clients; i++) {
+      Properties p = producerSettings(bootstrap);
+      p.remove(ProducerConfig.CLIENT_ID_CONFIG);
+      try (KafkaProducer<String, String> producer = new KafkaProducer<>(p)) {
+        producer.send(new ProducerRecord<>(topic, CHURN_KEY, "churn")).get(60, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        failures.add("churn send: " + e.getClass().getSimpleName());
+      }
+      Properties c = consumerSettings(bootstrap);
+      c.remove(ConsumerConfig.CLIENT_ID_CONFIG);
+      try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(c)) {
+        List<TopicPartition> partitions = new ArrayList<>();
+        for (PartitionInfo info : consumer.partitionsFor(topic, Duration.ofSeconds(30))) {
+          partitions.add(new TopicPartition(topic, info.partition()));
+        }
+        consumer.assign(partitions);
+        consumer.seekToEnd(partitions);
+        consumer.poll(Duration.ofMillis(500));
+      } catch (RuntimeException e) {
+        failures.add("churn poll: " + e.getClass().getSimpleName());
+      }
+    }
+  }
+
+  /** A full collection, then the heap in use and the threads, for the progress file. */
+  private void gc() {
+    System.gc();
+    long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    Set<Thread> threads = Thread.getAllStackTraces().keySet();
+    long faultline = threads.stream().filter(t -> t.getName().startsWith("faultline-")).count();
+    afterGc =
+        " gcs="
+            + gcs.incrementAndGet()
+            + " heapAfterGc="
+            + heap
+            + " threads="
+            + threads.size()
+            + " faultlineThreads="
+            + faultline;
   }
 
   private static boolean hasCause(Throwable e, Class<?> type) {
@@ -334,15 +441,16 @@ public final class ChaosServiceApp {
         Files.writeString(
             temp,
             "acked="
-                + acked.size()
+                + ackedCount.get()
                 + " consumed="
-                + consumed.size()
+                + consumedCount.get()
                 + " committed="
-                + committed.size()
+                + committedCount.get()
                 + " lastAck="
                 + lastAck.get()
                 + " lastCommit="
-                + lastCommit.get());
+                + lastCommit.get()
+                + afterGc);
         Files.move(temp, progress, StandardCopyOption.REPLACE_EXISTING);
         Thread.sleep(200);
       } catch (InterruptedException e) {
