@@ -66,10 +66,16 @@ public final class BrokerConnection {
       if (!info.isAvailable()) {
         return unavailable(info.reason().orElse("TCP_INFO unreadable"));
       }
-      if (handshaking(info.value().orElseThrow().state())) {
+      TcpState state = info.value().orElseThrow().state();
+      if (handshaking(state)) {
         // Options (window scaling) are negotiated by the handshake: before it ends TCP_INFO shows
         // none, and a reconnect to a broker that is down would read as "no window scaling".
         return unavailable("connecting: the TCP handshake has not completed");
+      }
+      if (state == TcpState.CLOSE) {
+        // A connect the broker refused (up, not yet listening) ends here with no options either;
+        // the client has not let go of the socket yet.
+        return unavailable("not connected: the connection was refused or has closed");
       }
       TcpFacts previous = latest;
       TcpFacts facts =

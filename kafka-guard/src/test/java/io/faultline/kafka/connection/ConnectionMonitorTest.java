@@ -44,9 +44,15 @@ class ConnectionMonitorTest {
             new Recycler.Policy(RecycleMode.ON, 2, Duration.ofMinutes(5), 0.8),
             (key, reason) -> recycled.add(key));
     var monitor = new ConnectionMonitor(findings, recycler, registry, () -> now);
-    // A reconnect to a broker that is down: SYN sent, nothing negotiated yet.
+    // A reconnect to a broker that is down: SYN sent, nothing negotiated yet; then refused by a
+    // broker whose host is back but whose port is not listening yet: closed, nothing negotiated.
     monitor.add("replicator/2", connection());
     reader.set(TcpInfos.connecting().build());
+    for (int i = 0; i < 3; i++) {
+      now += 10_000_000_000L;
+      assertThat(monitor.sampleNow("replicator/2")).isEmpty();
+    }
+    reader.set(TcpInfos.refused().build());
     for (int i = 0; i < 3; i++) {
       now += 10_000_000_000L;
       assertThat(monitor.sampleNow("replicator/2")).isEmpty();

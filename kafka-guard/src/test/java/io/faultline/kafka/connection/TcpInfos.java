@@ -56,6 +56,13 @@ final class TcpInfos {
     return t;
   }
 
+  /** A connect the broker refused (its host up, its port not yet listening): closed, no options. */
+  static TcpInfos refused() {
+    TcpInfos t = connecting();
+    t.state = TcpState.CLOSE;
+    return t;
+  }
+
   TcpInfos with(java.util.function.Consumer<TcpInfos> change) {
     change.accept(this);
     return this;
