@@ -74,7 +74,7 @@ public final class PrometheusScrape {
   public ScrapeEndpoint.Page scrape(String accept) {
     if (accept != null && accept.contains(PROTOBUF)) {
       ByteArrayOutputStream out = new ByteArrayOutputStream();
-      write(protobuf, out);
+      write(protobuf, true, out);
       return new ScrapeEndpoint.Page(protobuf.getContentType(), out.toByteArray());
     }
     return new ScrapeEndpoint.Page(TEXT, scrape().getBytes(StandardCharsets.UTF_8));
@@ -87,11 +87,13 @@ public final class PrometheusScrape {
       return registry.scrape();
     }
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    write(writer, out);
+    write(writer, false, out);
     return out.toString(StandardCharsets.UTF_8);
   }
 
-  private void write(ExpositionFormatWriter format, ByteArrayOutputStream out) {
+  /** {@code nativeBuckets}: only the protobuf format carries them; text would drop them. */
+  private void write(
+      ExpositionFormatWriter format, boolean nativeBuckets, ByteArrayOutputStream out) {
     PhaseMeters meters = phases.get();
     List<MetricSnapshot> all = new ArrayList<>();
     if (meters == null || meters.timerCount() == 0) {
@@ -99,7 +101,7 @@ public final class PrometheusScrape {
       writeAll(format, out, all);
       return;
     }
-    List<HistogramSnapshot> histograms = histograms(meters);
+    List<HistogramSnapshot> histograms = histograms(meters, nativeBuckets);
     List<String> replaced = new ArrayList<>();
     for (HistogramSnapshot h : histograms) {
       replaced.add(h.getMetadata().getPrometheusName());
@@ -121,8 +123,11 @@ public final class PrometheusScrape {
     }
   }
 
-  /** One histogram family per timer name, one data point per tag set. */
-  List<HistogramSnapshot> histograms(PhaseMeters meters) {
+  /**
+   * One histogram family per timer name, one data point per tag set; with {@code nativeBuckets},
+   * the native buckets besides the classic ones.
+   */
+  List<HistogramSnapshot> histograms(PhaseMeters meters, boolean nativeBuckets) {
     NamingConvention naming = registry.config().namingConvention();
     PhaseBuckets buckets = meters.buckets();
     double[] bounds = withInfinity(buckets.boundsSeconds());
@@ -135,18 +140,21 @@ public final class PrometheusScrape {
               name, n -> HistogramSnapshot.builder().name(n).help(s.doc().description()));
       // One read for both bucket sets, so their counts agree.
       PhaseMeters.Counts counts = s.timer().counts();
-      ExponentialBuckets.Histogram exponential = ExponentialBuckets.of(counts.perBucket());
-      family.dataPoint(
+      HistogramSnapshot.HistogramDataPointSnapshot.Builder point =
           HistogramSnapshot.HistogramDataPointSnapshot.builder()
               .classicHistogramBuckets(
                   ClassicHistogramBuckets.of(
                       bounds, perBucket(buckets.cumulative(counts.perBucket()), counts.count())))
-              .nativeSchema(exponential.scale())
-              .nativeZeroCount(0)
-              .nativeBucketsForPositiveValues(nativeBuckets(exponential))
               .sum(counts.sumSeconds())
-              .labels(labels(s, naming))
-              .build());
+              .labels(labels(s, naming));
+      if (nativeBuckets) {
+        ExponentialBuckets.Histogram exponential = ExponentialBuckets.of(counts.perBucket());
+        point
+            .nativeSchema(exponential.scale())
+            .nativeZeroCount(0)
+            .nativeBucketsForPositiveValues(nativeBuckets(exponential));
+      }
+      family.dataPoint(point.build());
     }
     List<HistogramSnapshot> out = new ArrayList<>();
     families.values().forEach(b -> out.add(b.build()));
