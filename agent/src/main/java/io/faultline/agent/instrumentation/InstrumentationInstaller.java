@@ -60,6 +60,7 @@ public final class InstrumentationInstaller {
   private final boolean scanLoadedClasses;
   private final List<InstalledModule> installed = new ArrayList<>();
   private final SeesAgentClasses seesAgent = new SeesAgentClasses();
+  private final StartTypeCaches startCaches = new StartTypeCaches();
 
   /**
    * Installs into {@code instrumentation}; advice classes are read from {@code agentLoader}. With
@@ -123,6 +124,14 @@ public final class InstrumentationInstaller {
       }
     }
     return List.copyOf(installed);
+  }
+
+  /**
+   * Drops the type descriptions kept while the agent started (see {@link StartTypeCaches}); a class
+   * woven later is described afresh.
+   */
+  public void forgetStartDescriptions() {
+    startCaches.close();
   }
 
   /** Every module seen by {@link #install}, in order. */
@@ -287,7 +296,11 @@ public final class InstrumentationInstaller {
               .type(notSynthetic(type.typeMatcher()), seesAgent)
               .transform(
                   new AdviceTransformer(
-                      entry, type, agentLoader, MethodInvocation.invoke(agentErrorsHandler())));
+                      entry,
+                      type,
+                      agentLoader,
+                      MethodInvocation.invoke(agentErrorsHandler()),
+                      startCaches.agentTypes()));
     }
     builder.installOn(
         instrumentation instanceof DeferringInstrumentation deferring
@@ -329,18 +342,17 @@ public final class InstrumentationInstaller {
       }
       return;
     }
-    // Reiterating: a target loaded while another one is being retransformed (on JDK 25,
-    // java.net.Socket during sun.nio.ch.SocketChannelImpl) is skipped by the transformer's
-    // circularity lock, so the loaded classes are scanned again until no new one appears.
     AgentBuilder builder =
-        baseBuilder(entry, AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.Reiterating.INSTANCE)
+        baseBuilder(entry, discoveryOf(entry.module()))
             .ignore(nameStartsWith("io.faultline.").or(nameStartsWith("net.bytebuddy.")));
     StackManipulation handler = bootstrapErrorsHandler();
     for (TypeInstrumentation type : entry.module().types()) {
       builder =
           builder
               .type(notSynthetic(type.typeMatcher()), isBootstrapClassLoader())
-              .transform(new AdviceTransformer(entry, type, agentLoader, handler));
+              .transform(
+                  new AdviceTransformer(
+                      entry, type, agentLoader, handler, startCaches.agentTypes()));
     }
     DeferringInstrumentation.ClassFileFilter names = classFileFilter(entry.module());
     builder.installOn(
@@ -349,6 +361,23 @@ public final class InstrumentationInstaller {
                 (internalName, loader, classFile) ->
                     loader == null && names.mayTransform(internalName, loader, classFile))
             : instrumentation);
+  }
+
+  /**
+   * The loaded classes a bootstrap module's retransformation looks at: its targets by name when
+   * each of its type instrumentations names one, otherwise every loaded class, scanned again until
+   * no new one appears (a target can load while another is retransformed).
+   */
+  private static AgentBuilder.RedefinitionStrategy.DiscoveryStrategy discoveryOf(
+      InstrumentationModule module) {
+    java.util.Set<String> names = new java.util.HashSet<>();
+    for (TypeInstrumentation type : module.types()) {
+      if (type.typeName() == null) {
+        return AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.Reiterating.INSTANCE;
+      }
+      names.add(type.typeName());
+    }
+    return new NamedTargetsDiscovery(names);
   }
 
   /** {@code typeMatcher}, then not synthetic: the modifiers are read only for a matching name. */
@@ -367,7 +396,7 @@ public final class InstrumentationInstaller {
     };
   }
 
-  private static AgentBuilder baseBuilder(
+  private AgentBuilder baseBuilder(
       InstalledModule entry, AgentBuilder.RedefinitionStrategy.DiscoveryStrategy discovery) {
     return newAgentBuilder()
         .disableClassFormatChanges()
@@ -375,6 +404,7 @@ public final class InstrumentationInstaller {
         // loaded class (getDeclaredMethods) loads the classes its signatures name, and can wait
         // for a class-loading lock an application thread holds.
         .with(AgentBuilder.DescriptionStrategy.Default.POOL_ONLY)
+        .with(startCaches.poolStrategy())
         .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
         .with(discovery)
         .with(new ModuleListener(entry));
@@ -452,11 +482,13 @@ public final class InstrumentationInstaller {
    * the agent's heap with a caching pool). Kafka's types are still parsed, a few, when weaving.
    */
   static TypePool uncachedPool(ClassFileLocator locator) {
+    return pool(locator, TypePool.CacheProvider.NoOp.INSTANCE);
+  }
+
+  /** {@link #uncachedPool} with {@code cache}. */
+  static TypePool pool(ClassFileLocator locator, TypePool.CacheProvider cache) {
     return new TypePool.Default(
-        TypePool.CacheProvider.NoOp.INSTANCE,
-        locator,
-        TypePool.Default.ReaderMode.FAST,
-        TypePool.ClassLoading.ofBootLoader());
+        cache, locator, TypePool.Default.ReaderMode.FAST, TypePool.ClassLoading.ofBootLoader());
   }
 
   /**
@@ -526,14 +558,20 @@ public final class InstrumentationInstaller {
     private final ClassLoader agentLoader;
     private final Map<String, Advice> adviceCache = new ConcurrentHashMap<>();
     private final StackManipulation exceptionHandler;
+    private final TypePool.CacheProvider agentTypes;
 
-    /** {@code errorCall} takes (Throwable, String module); it is woven after every advice. */
+    /**
+     * {@code errorCall} takes (Throwable, String module); it is woven after every advice. The
+     * agent's own types are described through {@code agentTypes}.
+     */
     AdviceTransformer(
         InstalledModule entry,
         TypeInstrumentation type,
         ClassLoader agentLoader,
-        StackManipulation errorCall) {
+        StackManipulation errorCall,
+        TypePool.CacheProvider agentTypes) {
       this.entry = entry;
+      this.agentTypes = agentTypes;
       this.type = type;
       this.agentLoader = agentLoader;
       this.locator = ClassFileLocator.ForClassLoader.of(agentLoader);
@@ -589,19 +627,21 @@ public final class InstrumentationInstaller {
      */
     private Advice advice(String className, ClassLoader target) {
       try {
-        return adviceCache.computeIfAbsent(className, name -> describe(name, locator));
+        return adviceCache.computeIfAbsent(
+            className, name -> describe(pool(locator, agentTypes), name));
       } catch (RuntimeException notVisibleToTheAgent) {
         if (target == null || target == agentLoader) {
           throw notVisibleToTheAgent;
         }
         return describe(
-            className,
-            new ClassFileLocator.Compound(locator, ClassFileLocator.ForClassLoader.of(target)));
+            uncachedPool(
+                new ClassFileLocator.Compound(locator, ClassFileLocator.ForClassLoader.of(target))),
+            className);
       }
     }
 
-    private Advice describe(String className, ClassFileLocator types) {
-      return Advice.to(uncachedPool(types).describe(className).resolve(), locator)
+    private Advice describe(TypePool types, String className) {
+      return Advice.to(types.describe(className).resolve(), locator)
           .withExceptionHandler(new Advice.ExceptionHandler.Simple(exceptionHandler));
     }
   }
