@@ -22,8 +22,10 @@ public final class JooqFindingTypes implements FindingCatalog {
               + " down for 15 minutes.",
           "Make the inner code join the outer transaction (jooq.nesting=FLATTEN, or pass the"
               + " outer Configuration down instead of starting a transaction), or refuse nesting"
-              + " with jooq.nesting=FAIL. Keep a savepoint only where a partial rollback is really"
-              + " needed, and never after a row lock.",
+              + " with jooq.nesting=FAIL. Where Spring's transaction manager makes the savepoint"
+              + " (@Transactional(propagation = NESTED)), FLATTEN cannot join it: use REQUIRED"
+              + " there. Keep a savepoint only where a partial rollback is really needed, and"
+              + " never after a row lock.",
           Incident.CHANNEL_IO_POSTGRESQL);
 
   /** A savepoint after SELECT ... FOR UPDATE/SHARE in the same transaction. */
@@ -38,8 +40,9 @@ public final class JooqFindingTypes implements FindingCatalog {
               + " MultiXact member SLRU cache thrashes (LWLock:MultiXactMemberBuffer waits) and"
               + " the whole database stalls.",
           "Do not open a nested transaction after SELECT ... FOR UPDATE: run the inner code in"
-              + " the outer transaction (jooq.nesting=FLATTEN), or take the lock inside the inner"
-              + " transaction. The finding names the locking statement (evidence lockingStatement)"
+              + " the outer transaction (jooq.nesting=FLATTEN; for Spring's"
+              + " @Transactional(propagation = NESTED), propagation REQUIRED), or take the lock"
+              + " inside the inner transaction. The finding names the locking statement (evidence lockingStatement)"
               + " with its literals masked as ?, so no data the statement carried is shown;"
               + " jooq.sql.literals=keep shows them.",
           Incident.CHANNEL_IO_POSTGRESQL);
@@ -53,7 +56,8 @@ public final class JooqFindingTypes implements FindingCatalog {
           "Past 64 subtransactions a backend's subtransaction cache overflows and every other"
               + " session's snapshot has to read pg_subtrans: GitLab's 2021 outage. The Channel.io"
               + " PostgreSQL outage's flows reached 40.",
-          "Remove the nesting in this flow (jooq.nesting=FLATTEN or FAIL), or split the work"
+          "Remove the nesting in this flow (jooq.nesting=FLATTEN or FAIL; for Spring's"
+              + " @Transactional(propagation = NESTED), propagation REQUIRED), or split the work"
               + " into several top-level transactions.",
           Incident.CHANNEL_IO_POSTGRESQL);
 
