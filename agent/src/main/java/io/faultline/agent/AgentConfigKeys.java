@@ -135,7 +135,8 @@ public final class AgentConfigKeys implements ConfigKeyCatalog {
           Duration.ofSeconds(30),
           "doctor",
           "How often the agent reads the TCP_INFO of every connection its process accepted on a"
-              + " listener (a broker's clients): faultline.host.tcp.accepted and"
+              + " listener (a broker's clients): faultline.host.tcp.accepted.* (window scaling,"
+              + " RTT, windows, retransmits, rwnd-limited time, the top clients) and"
               + " CLIENTS_WITHOUT_WINDOW_SCALING, naming the clients. 0s: never.");
 
   /** Where OTLP metrics go. */

@@ -20,11 +20,16 @@ final class VethNamespace implements AutoCloseable {
   private final String name;
   private final String inside;
   private final String outside;
+  private final String insideDevice;
+  private final String outsideDevice;
 
-  private VethNamespace(String name, String inside, String outside) {
+  private VethNamespace(
+      String name, String inside, String outside, String insideDevice, String outsideDevice) {
     this.name = name;
     this.inside = inside;
     this.outside = outside;
+    this.insideDevice = insideDevice;
+    this.outsideDevice = outsideDevice;
   }
 
   /** Creates a namespace whose name starts with {@code prefix} (at most 8 characters). */
@@ -36,7 +41,7 @@ final class VethNamespace implements AutoCloseable {
     String outside = "10.251." + subnet + ".1";
     String inside = "10.251." + subnet + ".2";
     run("ip", "netns", "add", name);
-    VethNamespace ns = new VethNamespace(name, inside, outside);
+    VethNamespace ns = new VethNamespace(name, inside, outside, nsSide, hostSide);
     try {
       run("ip", "link", "add", hostSide, "type", "veth", "peer", "name", nsSide);
       run("ip", "link", "set", nsSide, "netns", name);
@@ -73,6 +78,16 @@ final class VethNamespace implements AutoCloseable {
   /** The host's address on the link: where connections to {@link #inside()} come from. */
   String outside() {
     return outside;
+  }
+
+  /** The namespace's end of the pair: a qdisc on it shapes what the namespace sends. */
+  String insideDevice() {
+    return insideDevice;
+  }
+
+  /** The host's end of the pair: what the namespace sends arrives on it. */
+  String outsideDevice() {
+    return outsideDevice;
   }
 
   /** The prefix that runs a command in the namespace. */

@@ -357,7 +357,8 @@ public final class ReferenceDocs {
         - Tag values come from small fixed sets: never a user-supplied or per-request value such as \
         a `client.id`, a SQL text or a thread name. (`kafka.meters.client-id=true` opts in to \
         `client.id` on the per-broker Kafka meters, for a service with a few clients; it is off by \
-        default and not a declared tag.)
+        default and not a declared tag. The `client` tag of the per-client accepted-connection \
+        gauges is bounded otherwise: five named clients per listener, the rest as `other`.)
         - One tag key per concept, from the list below. What happened to the counted thing is \
         always `outcome` (never `result`, `event`, `action` or `decision`).
         - Tags you add yourself — `tags("db", "orders")` on a builder, or the extra tags of a \

@@ -37,7 +37,9 @@ import java.util.function.Supplier;
  * ClientNames} knows it). A listener with any raises {@code CLIENTS_WITHOUT_WINDOW_SCALING}, naming
  * the clients with the most (at most {@value #TOP_CLIENTS}, the rest counted), since when, and the
  * throughput a 64 KiB window allows at their round-trip time; it clears when none is left. On a
- * Kafka broker these are its clients' connections.
+ * Kafka broker these are its clients' connections. Their RTT, windows, retransmits and the time the
+ * sends waited for the clients' windows are summarised per listener and per client by {@link
+ * ClientTcpSummary}.
  *
  * <p>{@link #sweep()} runs on one thread at a time; the gauges are read from any.
  */
@@ -62,6 +64,7 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
   private final AtomicLong fallbacks = new AtomicLong();
   private final AtomicLong bulkSweeps = new AtomicLong();
   private final AtomicBoolean fallbackLogged = new AtomicBoolean();
+  private final ClientTcpSummary summary = new ClientTcpSummary(TOP_CLIENTS);
 
   /** Listener inode to whether it is this process's: the sweep thread's alone. */
   private final Map<Long, Boolean> listenerIsOwn = new HashMap<>();
@@ -140,6 +143,7 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
             .functionCounter(fallbacks, AtomicLong::doubleValue)
             .register(registry);
     gauges.forEach(this::register);
+    summary.bindTo(registry);
   }
 
   /**
@@ -230,7 +234,7 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
         continue;
       }
       open.add(c.remote());
-      tally(t, c.remote(), c.info().get(), counts);
+      tally(t, port, c.remote(), c.info().get(), counts);
     }
     names.retainOnly(open);
     publish(tallies);
@@ -282,7 +286,8 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
       if (!info.isAvailable()) {
         continue; // closed since the listing
       }
-      tally(tallies.get(a.local().getPort()), a.remote(), info.value().orElseThrow(), counts);
+      int port = a.local().getPort();
+      tally(tallies.get(port), port, a.remote(), info.value().orElseThrow(), counts);
     }
     names.retainOnly(open);
     publish(tallies);
@@ -290,7 +295,9 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
   }
 
   /** Counts one connection; {@code counts} holds the sweep's connections and unscaled ones. */
-  private void tally(PortTally t, InetSocketAddress client, TcpInfo i, int[] counts) {
+  private void tally(PortTally t, int port, InetSocketAddress client, TcpInfo i, int[] counts) {
+    String name = names.nameOf(client);
+    summary.add(port, client, name != null ? name : client.getAddress().getHostAddress(), i);
     t.accepted++;
     counts[0]++;
     if (!i.windowScalingNegotiated()) {
@@ -340,6 +347,7 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
         unscaledSince.remove(port);
       }
     }
+    summary.publish(tallies.keySet());
     findings.replaceAll(SOURCE, raised);
   }
 
@@ -432,6 +440,7 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
     if (r != null && counter != null) {
       r.remove(counter);
     }
+    summary.close();
     findings.replaceAll(SOURCE, List.of());
   }
 }

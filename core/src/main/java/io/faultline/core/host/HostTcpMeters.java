@@ -92,6 +92,90 @@ public final class HostTcpMeters implements MeterCatalog {
               + " carries at most 64 KiB per round trip.",
           FEATURE);
 
+  /** The median RTT of the accepted connections. */
+  public static final MeterDoc ACCEPTED_RTT_MEDIAN =
+      portGauge(
+          "accepted.rtt.median",
+          "seconds",
+          "The median smoothed RTT (tcpi_rtt) of the connections accepted on a listener, at the"
+              + " last sweep; NaN without connections.");
+
+  /** The longest RTT of the accepted connections. */
+  public static final MeterDoc ACCEPTED_RTT_MAX =
+      portGauge(
+          "accepted.rtt.max",
+          "seconds",
+          "The longest smoothed RTT (tcpi_rtt) among the connections accepted on a listener, at the"
+              + " last sweep; NaN without connections.");
+
+  /** The smallest window the clients advertise. */
+  public static final MeterDoc ACCEPTED_CLIENT_WINDOW_MIN =
+      portGauge(
+          "accepted.client_window.min",
+          "bytes",
+          "The smallest receive window the clients of a listener advertise (tcpi_snd_wnd, kernel"
+              + " 5.4+), at the last sweep: the most this process may send to that client"
+              + " unacknowledged. NaN without connections or on an older kernel.");
+
+  /** The median window the clients advertise. */
+  public static final MeterDoc ACCEPTED_CLIENT_WINDOW_MEDIAN =
+      portGauge(
+          "accepted.client_window.median",
+          "bytes",
+          "The median receive window the clients of a listener advertise (tcpi_snd_wnd, kernel"
+              + " 5.4+), at the last sweep.");
+
+  /** Segments retransmitted to the clients of a listener. */
+  public static final MeterDoc ACCEPTED_RETRANSMITS =
+      new MeterDoc(
+          "faultline.host.tcp.accepted.retransmits",
+          MeterDoc.Type.COUNTER,
+          "segments",
+          List.of("port"),
+          "Segments this process retransmitted on the connections it accepted on a listener"
+              + " (growth of tcpi_total_retrans between sweeps; a connection's last interval"
+              + " before it closes is not seen).",
+          FEATURE);
+
+  /** Time the sends to a listener's clients waited for their receive window. */
+  public static final MeterDoc ACCEPTED_RWND_LIMITED =
+      new MeterDoc(
+          "faultline.host.tcp.accepted.rwnd_limited",
+          MeterDoc.Type.COUNTER,
+          "seconds",
+          List.of("port"),
+          "Time this process's sends on the connections it accepted on a listener were limited by"
+              + " the client's receive window (growth of tcpi_rwnd_limited between sweeps, kernel"
+              + " 4.10+): clients that read too slowly or offer too small a buffer.",
+          FEATURE);
+
+  /** The clients with the most retransmits. */
+  public static final MeterDoc ACCEPTED_CLIENT_RETRANSMITS =
+      clientGauge(
+          "accepted.client.retransmits",
+          "segments",
+          "Segments retransmitted over the open connections of a client of a listener"
+              + " (tcpi_total_retrans summed), for the five clients with the most; client=\"other\""
+              + " sums the rest. A client is its client id where the process knows it (a Kafka"
+              + " broker), else its address.");
+
+  /** The clients whose window limited the sends the longest. */
+  public static final MeterDoc ACCEPTED_CLIENT_RWND_LIMITED =
+      clientGauge(
+          "accepted.client.rwnd_limited",
+          "seconds",
+          "Time the sends over the open connections of a client of a listener were limited by the"
+              + " client's receive window (tcpi_rwnd_limited summed), for the five clients with the"
+              + " most; client=\"other\" sums the rest.");
+
+  /** The clients with the longest RTT. */
+  public static final MeterDoc ACCEPTED_CLIENT_RTT =
+      clientGauge(
+          "accepted.client.rtt",
+          "seconds",
+          "The longest smoothed RTT over the open connections of a client of a listener, for the"
+              + " five clients with the longest; client=\"other\" is the longest of the rest.");
+
   /** Sweeps of the accepted connections that could not use a sock_diag dump. */
   public static final MeterDoc ACCEPTED_FALLBACK_SWEEPS =
       new MeterDoc(
@@ -116,6 +200,26 @@ public final class HostTcpMeters implements MeterCatalog {
         FEATURE);
   }
 
+  private static MeterDoc portGauge(String suffix, String unit, String description) {
+    return new MeterDoc(
+        "faultline.host.tcp." + suffix,
+        MeterDoc.Type.GAUGE,
+        unit,
+        List.of("port"),
+        description,
+        FEATURE);
+  }
+
+  private static MeterDoc clientGauge(String suffix, String unit, String description) {
+    return new MeterDoc(
+        "faultline.host.tcp." + suffix,
+        MeterDoc.Type.GAUGE,
+        unit,
+        List.of("port", "client"),
+        description,
+        FEATURE);
+  }
+
   private static MeterDoc gauge(String suffix, String unit, String description) {
     return new MeterDoc(
         "faultline.host.tcp." + suffix, MeterDoc.Type.GAUGE, unit, List.of(), description, FEATURE);
@@ -137,6 +241,15 @@ public final class HostTcpMeters implements MeterCatalog {
         LISTENER_QUEUE_LIMIT,
         ACCEPTED,
         ACCEPTED_WITHOUT_WSCALE,
+        ACCEPTED_RTT_MEDIAN,
+        ACCEPTED_RTT_MAX,
+        ACCEPTED_CLIENT_WINDOW_MIN,
+        ACCEPTED_CLIENT_WINDOW_MEDIAN,
+        ACCEPTED_RETRANSMITS,
+        ACCEPTED_RWND_LIMITED,
+        ACCEPTED_CLIENT_RETRANSMITS,
+        ACCEPTED_CLIENT_RWND_LIMITED,
+        ACCEPTED_CLIENT_RTT,
         ACCEPTED_FALLBACK_SWEEPS,
         EPHEMERAL_PORTS);
   }

@@ -50,6 +50,10 @@ public final class MeterConvention {
         "client.type",
         "the kind of Kafka client: producer, consumer, admin, connect; on a broker"
             + " replica_fetcher, raft, controller_channel, transaction_coordinator; else other");
+    keys.put(
+        "client",
+        "a client of a listener of this process, by its client id where known (a Kafka broker)"
+            + " else its address: only the top five per listener and meter, the rest as other");
     keys.put("node.id", "a Kafka broker's node id");
     keys.put("api", "a Kafka request's API");
     keys.put("phase", "a phase of a Kafka request");

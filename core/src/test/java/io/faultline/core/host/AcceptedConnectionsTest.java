@@ -68,6 +68,21 @@ class AcceptedConnectionsTest {
       for (SimpleMeterRegistry r : List.of(bulkMeters, fallbackMeters)) {
         assertThat(accepted(r, port)).isEqualTo(CONNECTIONS);
         assertThat(accepted(r, idlePort)).isZero();
+        String p = Integer.toString(port);
+        assertThat(r.get(HostTcpMeters.ACCEPTED_RTT_MAX.name()).tag("port", p).gauge().value())
+            .as("the clients' RTT")
+            .isPositive();
+        assertThat(
+                r.get(HostTcpMeters.ACCEPTED_CLIENT_WINDOW_MIN.name())
+                    .tag("port", p)
+                    .gauge()
+                    .value())
+            .as("the clients' window")
+            .isPositive();
+        // Every connection comes from 127.0.0.1: one client, and the others' row.
+        assertThat(r.find(HostTcpMeters.ACCEPTED_CLIENT_RTT.name()).tag("port", p).gauges())
+            .extracting(g -> g.getId().getTag("client"))
+            .containsExactlyInAnyOrder("127.0.0.1", "other");
       }
       assertThat(bulk.fallbacks()).isZero();
       assertThat(bulk.bulkSweeps()).isEqualTo(1);
