@@ -2,11 +2,16 @@ package io.faultline.it.agent;
 
 import io.faultline.it.servers.KafkaNode;
 import io.faultline.it.servers.PostgresServer;
+import java.net.URI;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The faults of the chaos tests and the soak, applied to a running {@link ChaosService} and its
@@ -21,7 +26,180 @@ final class ChaosFaults {
   /** How long the broker is paused: past the service's request.timeout.ms (10 s). */
   static final Duration PAUSED_FOR = Duration.ofSeconds(30);
 
+  /** How long the link to the broker drops every packet: past request.timeout.ms (10 s). */
+  static final Duration LINK_DOWN_FOR = Duration.ofSeconds(20);
+
+  /** The service's {@code jooq.lock-timeout} in the lock-wait case. */
+  static final String LOCK_TIMEOUT = "2s";
+
+  /** How long another session holds the row locks: several times the service's lock timeout. */
+  static final Duration LOCKS_HELD_FOR = Duration.ofSeconds(10);
+
+  /** How long PostgreSQL's port refuses connections: several health polls (every 2 s). */
+  static final Duration REFUSED_FOR = Duration.ofSeconds(15);
+
+  /** How long PostgreSQL stays stopped before it is started again. */
+  static final Duration STOPPED_FOR = Duration.ofSeconds(5);
+
+  /** The window-scaling finding's id. */
+  static final String WINDOW_SCALING_OFF = "KAFKA_WINDOW_SCALING_OFF";
+
+  /** The agent's recycle decisions meter. */
+  static final String RECYCLES = "faultline_kafka_connection_recycles_decisions_total";
+
   private ChaosFaults() {}
+
+  /**
+   * Drops every packet to and from the broker's listener port in its network namespace for {@link
+   * #LINK_DOWN_FOR}, then lets them through again: open connections stall (no reset, no FIN),
+   * reconnects wait in SYN_SENT.
+   */
+  static void dropLink(KafkaNode node) throws Exception {
+    int port = node.address().getPort();
+    try (NftBlock block =
+        NftBlock.inNamespaceOf(
+            node, List.of("tcp dport " + port + " drop"), List.of("tcp sport " + port + " drop"))) {
+      Thread.sleep(LINK_DOWN_FOR.toMillis());
+      block.lift();
+    }
+  }
+
+  /**
+   * What the service's agent showed while its broker came back without window scaling.
+   *
+   * @param raisedAfter seconds from the broker's restart until the finding was active (-1: never)
+   * @param activeBeforeLift whether it was active just before the rule was lifted
+   * @param recycledWhileOn connections the agent recycled while the rule was on
+   * @param recycledAfterLift connections it recycled after the rule was lifted, before the second
+   *     restart
+   * @param node1ClearedAfterLift seconds from the lift until no window-scaling or recycle finding
+   *     about node 1 was active, without a restart (-1: not within 40 s)
+   * @param leftForTheRestart the findings about the service still active at the second restart
+   */
+  record WindowScalingLost(
+      double raisedAfter,
+      boolean activeBeforeLift,
+      double recycledWhileOn,
+      double recycledAfterLift,
+      double node1ClearedAfterLift,
+      Set<String> leftForTheRestart) {}
+
+  /**
+   * Kills the broker and starts it again with {@link LostWindowScaleRule} on in its namespace from
+   * the moment its container runs, so every reconnect of the service is made without window
+   * scaling; waits until the agent says so (at most 60 s) and 15 s more (the recycler's samples;
+   * what it recycles reconnects through the same rule), lifts the rule, gives the recycler 40 s to
+   * replace node 1's connections with scaled ones, and restarts the broker once more so every
+   * connection (the bootstrap ones too, which are never recycled) reconnects with a normal
+   * handshake.
+   */
+  static WindowScalingLost restartWithoutWindowScaling(KafkaNode node, ChaosService service)
+      throws Exception {
+    LostWindowScaleRule[] rule = {null};
+    try {
+      node.kill();
+      long restarted = System.nanoTime();
+      node.start(() -> rule[0] = LostWindowScaleRule.on(node));
+      double raisedAfter = -1;
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (System.nanoTime() < deadline) {
+        if (!aboutWindowScaling(service, "").isEmpty()) {
+          raisedAfter = (System.nanoTime() - restarted) / 1e9;
+          break;
+        }
+        Thread.sleep(250);
+      }
+      Thread.sleep(15_000);
+      boolean beforeLift =
+          aboutWindowScaling(service, "").stream().anyMatch(f -> f.startsWith(WINDOW_SCALING_OFF));
+      double recycledWhileOn = recycled(service);
+      rule[0].lift();
+      long lifted = System.nanoTime();
+      double node1Cleared = -1;
+      deadline = lifted + Duration.ofSeconds(40).toNanos();
+      while (System.nanoTime() < deadline) {
+        if (aboutWindowScaling(service, "→ node 1 ").isEmpty()) {
+          node1Cleared = (System.nanoTime() - lifted) / 1e9;
+          break;
+        }
+        Thread.sleep(250);
+      }
+      double recycledAfterLift = recycled(service) - recycledWhileOn;
+      Set<String> left = aboutWindowScaling(service, "");
+      killAndRestart(node);
+      return new WindowScalingLost(
+          raisedAfter, beforeLift, recycledWhileOn, recycledAfterLift, node1Cleared, left);
+    } finally {
+      if (rule[0] != null) {
+        rule[0].close();
+      }
+    }
+  }
+
+  /** The active window-scaling and recycle findings whose subject contains {@code about}. */
+  private static Set<String> aboutWindowScaling(ChaosService service, String about)
+      throws InterruptedException {
+    Set<String> out = new TreeSet<>();
+    for (String f : service.activeFindings()) {
+      if ((f.startsWith(WINDOW_SCALING_OFF) || f.startsWith("KAFKA_CONNECTION_RECYCLED"))
+          && f.contains(about)) {
+        out.add(f);
+      }
+    }
+    return out;
+  }
+
+  private static double recycled(ChaosService service) throws InterruptedException {
+    return service.metrics().sum(RECYCLES, Map.of("outcome", "recycled"));
+  }
+
+  /**
+   * In a transaction of its own, inserts the middle-level rows {@code (t, 1)} of the service's next
+   * few thousand transactions and holds them (uncommitted: each a row lock the service's insert of
+   * that row waits for) for {@link #LOCKS_HELD_FOR}, then rolls back. The service's transactions
+   * meanwhile insert their first row, open the middle level's savepoint and wait there until their
+   * lock timeout. Returns how many rows were held.
+   */
+  static int holdRowLocks(PostgresServer postgres, ChaosService service) throws Exception {
+    String table = ChaosService.table(service.name());
+    try (Connection c = postgres.connect();
+        Statement s = c.createStatement()) {
+      int from;
+      try (ResultSet r = s.executeQuery("SELECT coalesce(max(tx), 0) FROM " + table)) {
+        r.next();
+        // Past the transactions in flight (two workers), whose rows a wait here would block on.
+        from = r.getInt(1) + 20;
+      }
+      c.setAutoCommit(false);
+      int held =
+          s.executeUpdate(
+              "INSERT INTO "
+                  + table
+                  + " SELECT g, 1 FROM generate_series("
+                  + from
+                  + ", "
+                  + (from + 4_999)
+                  + ") AS g");
+      Thread.sleep(LOCKS_HELD_FOR.toMillis());
+      c.rollback();
+      return held;
+    }
+  }
+
+  /**
+   * Rejects (TCP reset) every packet this host sends to PostgreSQL's port for {@link #REFUSED_FOR}:
+   * new connections are refused, open ones reset on their next packet. The rule is on the host,
+   * ahead of Docker's NAT, and matches the server's published port only.
+   */
+  static void refusePostgres(PostgresServer postgres) throws Exception {
+    int port = URI.create(postgres.jdbcUrl().substring("jdbc:".length())).getPort();
+    try (NftBlock block =
+        NftBlock.onHost(List.of(), List.of("tcp dport " + port + " reject with tcp reset"))) {
+      Thread.sleep(REFUSED_FOR.toMillis());
+      block.lift();
+    }
+    awaitAcceptingConnections(postgres);
+  }
 
   /** Kills the broker (SIGKILL), waits {@link #KILLED_FOR}, starts it again. */
   static void killAndRestart(KafkaNode node) throws InterruptedException {
@@ -38,6 +216,15 @@ final class ChaosFaults {
     } finally {
       node.unpause();
     }
+  }
+
+  /**
+   * Stops PostgreSQL cleanly (a fast shutdown: every session ended, the service's transactions in
+   * flight with them), keeps it down {@link #STOPPED_FOR}, starts it again; returns the seconds
+   * from the start until it accepted connections.
+   */
+  static double stopAndStartPostgres(PostgresServer postgres) {
+    return postgres.stopAndStart(STOPPED_FOR);
   }
 
   /**

@@ -52,7 +52,17 @@ final class ChaosService implements AutoCloseable {
   /** Starts the service on a topic and a table of its own, named after {@code name}. */
   static ChaosService start(KafkaCluster kafka, PostgresServer postgres, String name)
       throws IOException {
-    return start(kafka, postgres, name, true);
+    return start(kafka, postgres, name, true, "");
+  }
+
+  /**
+   * Starts the service with {@code extraSettings} (e.g. {@code jooq.lock-timeout=2s}) added to
+   * {@link #AGENT_SETTINGS}; empty for none.
+   */
+  static ChaosService start(
+      KafkaCluster kafka, PostgresServer postgres, String name, String extraSettings)
+      throws IOException {
+    return start(kafka, postgres, name, true, extraSettings);
   }
 
   /**
@@ -62,6 +72,16 @@ final class ChaosService implements AutoCloseable {
   static ChaosService start(
       KafkaCluster kafka, PostgresServer postgres, String name, boolean keepLedger)
       throws IOException {
+    return start(kafka, postgres, name, keepLedger, "");
+  }
+
+  private static ChaosService start(
+      KafkaCluster kafka,
+      PostgresServer postgres,
+      String name,
+      boolean keepLedger,
+      String extraSettings)
+      throws IOException {
     String topic = "chaos-" + name;
     kafka.createTopic(topic, 3);
     int port = Http.freePort();
@@ -70,7 +90,12 @@ final class ChaosService implements AutoCloseable {
     Path ledger = dir.resolve("ledger");
     ChildJvm child =
         ChildJvm.on(Jdk.current())
-            .agentArgs("prometheus.port=" + port + "," + AGENT_SETTINGS)
+            .agentArgs(
+                "prometheus.port="
+                    + port
+                    + ","
+                    + AGENT_SETTINGS
+                    + (extraSettings.isEmpty() ? "" : "," + extraSettings))
             .classPath(ChildJvm.jarOf(org.apache.kafka.clients.producer.KafkaProducer.class))
             .classPath(ChildJvm.jarOf(org.jooq.impl.DSL.class))
             .classPath(ChildJvm.jarOf(org.reactivestreams.Publisher.class))

@@ -1,12 +1,14 @@
 package io.faultline.it.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.faultline.it.servers.Brokers;
 import io.faultline.it.servers.KafkaCluster;
 import io.faultline.it.servers.KafkaNode;
 import io.faultline.it.servers.PostgresServer;
 import io.faultline.it.servers.RealServers;
+import io.faultline.it.servers.RequiresDocker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,14 +23,20 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Faults while a service works ({@link ChaosService}: an idempotent producer, a consumer and jOOQ
  * transactions with nested savepoints, the agent attached with every feature on): a broker killed
- * and restarted, a broker paused for longer than the request timeout, PostgreSQL backends
- * terminated under guarded transactions, the connection pool exhausted. For each, the application's
- * outcome is the one it has without the agent (every acked record consumed exactly once; every
- * committed transaction in the database, nothing of one rolled back), the agent's bookkeeping stays
- * exact (savepoints created = released + rolled back; every top-level transaction counted once;
- * requests timed again after the fault), it suppressed no error of its own, and every finding about
- * the service the fault raised is cleared once it is over (the host doctor's are only reported).
- * Each prints a {@code CHAOS} line with its figures (see docs/reliability.md).
+ * and restarted, a broker paused for longer than the request timeout, the link to the broker
+ * dropping every packet for longer than the request timeout, the broker restarted with SYN cookies
+ * forced and SYN timestamps stripped (reconnects without window scaling, which the agent must
+ * report), PostgreSQL backends terminated under guarded transactions, PostgreSQL crash-restarted,
+ * stopped and started, and refusing connections, a row lock held past the service's {@code
+ * jooq.lock-timeout}, the connection pool exhausted. For each, the application's outcome is the one
+ * it has without the agent (every acked record consumed exactly once; every committed transaction
+ * in the database, nothing of one rolled back), the agent's bookkeeping stays exact (savepoints
+ * created = released + rolled back; every top-level transaction counted once; requests timed again
+ * after the fault), it suppressed no error of its own, and every finding about the service the
+ * fault raised is cleared once it is over (the host doctor's are only reported). Each prints a
+ * {@code CHAOS} line with its figures (see docs/reliability.md). The network faults need root and
+ * {@code nft} (the broker's ones a broker container too) and are skipped without; stopping and
+ * starting PostgreSQL needs the Docker mode.
  */
 @ExtendWith(RealServers.class)
 @Tag("chaos")
@@ -116,6 +124,139 @@ class ChaosTest {
         .isPositive();
   }
 
+  @Test
+  @Timeout(240)
+  void linkToTheBrokerDroppedAndRestored(
+      @Brokers(value = 1, dedicated = true) KafkaCluster kafka, PostgresServer postgres)
+      throws Exception {
+    assumeTrue(NftBlock.available(), "needs root, nsenter and nft");
+    KafkaNode node = kafka.node(1);
+    assumeTrue(node.isContainer(), "needs the broker in a container (its own namespace)");
+    Run run = underFault(kafka, postgres, "link_drop", service -> ChaosFaults.dropLink(node));
+    run.assertRequestsTimedAfterRecovery();
+  }
+
+  @Test
+  @Timeout(300)
+  void brokerRestartedWithSynCookiesAndNoTimestamps(
+      @Brokers(value = 1, dedicated = true) KafkaCluster kafka, PostgresServer postgres)
+      throws Exception {
+    assumeTrue(LostWindowScaleRule.available(), "needs root, nsenter and nft");
+    KafkaNode node = kafka.node(1);
+    assumeTrue(node.isContainer(), "needs the broker in a container (its own namespace)");
+    ChaosFaults.WindowScalingLost[] seen = {null};
+    // A recycle at most every 10 s per connection (5 min by default), so one can follow the lift.
+    Run run =
+        underFault(
+            kafka,
+            postgres,
+            "wscale_lost",
+            "kafka.recycle.min-interval=10s",
+            service -> seen[0] = ChaosFaults.restartWithoutWindowScaling(node, service));
+    ChaosFaults.WindowScalingLost w = seen[0];
+    System.out.printf(
+        Locale.ROOT,
+        "CHAOS wscale_lost: %s active %.1fs after the restart; recycled while the rule was on=%.0f;"
+            + " active before the lift=%s; recycled after the lift=%.0f; node 1's findings gone"
+            + " %.1fs after the lift (-1: not within 40 s); left for the second restart: %s%n",
+        ChaosFaults.WINDOW_SCALING_OFF,
+        w.raisedAfter(),
+        w.recycledWhileOn(),
+        w.activeBeforeLift(),
+        w.recycledAfterLift(),
+        w.node1ClearedAfterLift(),
+        w.leftForTheRestart());
+    run.assertRequestsTimedAfterRecovery();
+    assertThat(w.raisedAfter())
+        .as("%s raised for the reconnects without window scaling", ChaosFaults.WINDOW_SCALING_OFF)
+        .isPositive();
+    // Whatever the recycler closed while the rule was on reconnected through the same handshake:
+    // still no window scaling. (Whether it recycles at all depends on its ceiling test, a delivery
+    // rate sample against window / RTT, which a few kB/s cross or not with the RTT of the moment:
+    // reported, not asserted.) Only a reconnect after the lift clears it; the second restart
+    // makes every connection reconnect, and underFault checks every finding cleared.
+    assertThat(w.activeBeforeLift())
+        .as("%s active while every reconnect lost window scaling", ChaosFaults.WINDOW_SCALING_OFF)
+        .isTrue();
+  }
+
+  @Test
+  @Timeout(180)
+  void lockWaitPastTheLockTimeout(
+      @Brokers(value = 1, dedicated = true) KafkaCluster kafka, PostgresServer postgres)
+      throws Exception {
+    int[] held = {0};
+    Run run =
+        underFault(
+            kafka,
+            postgres,
+            "lock_timeout",
+            "jooq.lock-timeout=" + ChaosFaults.LOCK_TIMEOUT,
+            service -> held[0] = ChaosFaults.holdRowLocks(postgres, service));
+    ChaosLedger ledger = run.stopped.ledger();
+    double lockTimeouts = run.meter("faultline_jooq_timeouts_total", Map.of("kind", "lock"));
+    System.out.printf(
+        Locale.ROOT,
+        "CHAOS lock_timeout: rows locked=%d; lock timeouts counted=%.0f, transactions failed=%d%n",
+        held[0],
+        lockTimeouts,
+        ledger.failed().size());
+    assertThat(ledger.failed()).as("transactions that failed waiting for the lock").isNotEmpty();
+    assertThat(ledger.failures()).as("what they failed with").contains("PSQLException");
+    // Nothing else failed them: every failure is one lock timeout, counted once.
+    assertThat(lockTimeouts)
+        .as("lock timeouts counted by the guard, against the transactions that failed")
+        .isEqualTo(ledger.failed().size());
+    // A statement failed, the transaction rolled back: the guard's rolled_back (its failed is a
+    // commit or begin that failed).
+    assertThat(run.meter("faultline_jooq_transactions_total", Map.of("outcome", "rolled_back")))
+        .as("transactions the guard counted rolled back: on purpose, and the lock timeouts")
+        .isEqualTo(ledger.rolledBack().size() + ledger.failed().size());
+  }
+
+  @Test
+  @Timeout(180)
+  void postgresRefusesConnections(
+      @Brokers(value = 1, dedicated = true) KafkaCluster kafka, PostgresServer postgres)
+      throws Exception {
+    assumeTrue(NftBlock.available(), "needs root and nft");
+    Run run =
+        underFault(kafka, postgres, "pg_refused", service -> ChaosFaults.refusePostgres(postgres));
+    assertThat(run.raised())
+        .as("findings raised while PostgreSQL refused connections")
+        .anyMatch(f -> f.startsWith("PG_HEALTH_UNREACHABLE"));
+    assertThat(run.stopped.ledger().failed())
+        .as("transactions the application saw fail before their commit")
+        .isNotEmpty();
+  }
+
+  @Test
+  @Timeout(240)
+  @RequiresDocker("PostgreSQL in a container of its own, stopped and started at the same address")
+  void postgresStoppedAndStarted(@Brokers(value = 1, dedicated = true) KafkaCluster kafka)
+      throws Exception {
+    try (PostgresServer postgres = RealServers.restartablePostgres()) {
+      double[] back = {0};
+      Run run =
+          underFault(
+              kafka,
+              postgres,
+              "pg_stop",
+              service -> back[0] = ChaosFaults.stopAndStartPostgres(postgres));
+      System.out.printf(
+          Locale.ROOT,
+          "CHAOS pg_stop: stopped for %ds, accepting connections %.1fs after its start%n",
+          ChaosFaults.STOPPED_FOR.toSeconds(),
+          back[0]);
+      assertThat(run.stopped.ledger().failed())
+          .as("transactions the application saw fail before their commit")
+          .isNotEmpty();
+      assertThat(run.raised())
+          .as("findings raised while PostgreSQL was down")
+          .anyMatch(f -> f.startsWith("PG_HEALTH_UNREACHABLE"));
+    }
+  }
+
   /** A fault applied to the running service; returns when it is over. */
   private interface Fault {
     void apply(ChaosService service) throws Exception;
@@ -127,7 +268,14 @@ class ChaosTest {
    */
   private static Run underFault(
       KafkaCluster kafka, PostgresServer postgres, String name, Fault fault) throws Exception {
-    try (ChaosService service = ChaosService.start(kafka, postgres, name)) {
+    return underFault(kafka, postgres, name, "", fault);
+  }
+
+  /** {@link #underFault(KafkaCluster, PostgresServer, String, Fault)} with more agent settings. */
+  private static Run underFault(
+      KafkaCluster kafka, PostgresServer postgres, String name, String settings, Fault fault)
+      throws Exception {
+    try (ChaosService service = ChaosService.start(kafka, postgres, name, settings)) {
       service.awaitWorking();
       Thread.sleep(STEADY.toMillis());
       double timedBefore;

@@ -124,6 +124,15 @@ final class DockerKafkaCluster implements KafkaCluster {
     }
 
     @Override
+    public void start(BeforeServing beforeServing) throws Exception {
+      int before = ContainerLogs.count(container, STARTED);
+      docker().startContainerCmd(container.getContainerId()).exec();
+      // The container's init (the broker's JVM) runs; its listener opens seconds later.
+      beforeServing.run();
+      ContainerLogs.awaitCount(container, STARTED, before + 1, Duration.ofMinutes(2));
+    }
+
+    @Override
     public void pause() {
       docker().pauseContainerCmd(container.getContainerId()).exec();
     }

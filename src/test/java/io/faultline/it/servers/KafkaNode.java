@@ -28,6 +28,23 @@ public interface KafkaNode {
   /** Starts a stopped node and waits until it serves again. */
   void start();
 
+  /**
+   * Starts a stopped node like {@link #start()}, running {@code beforeServing} as soon as its
+   * process runs (for a container: its network namespace exists) and before waiting for it to
+   * serve, so a network fault can be in place before any client reconnects. Embedded nodes run it
+   * first, then start.
+   */
+  default void start(BeforeServing beforeServing) throws Exception {
+    beforeServing.run();
+    start();
+  }
+
+  /** What {@link #start(BeforeServing)} runs once the node's process is up. */
+  @FunctionalInterface
+  interface BeforeServing {
+    void run() throws Exception;
+  }
+
   /** {@link #stop()} then {@link #start()}. */
   default void restart() {
     stop();

@@ -50,6 +50,17 @@ public interface PostgresServer extends AutoCloseable {
    */
   void killBackend(int pid);
 
+  /**
+   * Stops the server cleanly, as {@code pg_ctl stop -m fast} does (every session ended, a
+   * checkpoint written), keeps it down for {@code down}, and starts it again at the same address
+   * with the same data; returns the seconds from the start until it accepted connections. Only a
+   * server started for it has this ({@link RealServers#restartablePostgres()}).
+   */
+  default double stopAndStart(java.time.Duration down) {
+    throw new UnsupportedOperationException(
+        "this PostgreSQL cannot be stopped and started; use RealServers.restartablePostgres()");
+  }
+
   /** Stops the server. */
   @Override
   void close();

@@ -90,6 +90,18 @@ public final class RealServers implements ParameterResolver {
     return cluster;
   }
 
+  /**
+   * A PostgreSQL of the caller's own (the caller closes it) that can {@link
+   * PostgresServer#stopAndStart stop and start}: a container whose published port stays the same
+   * across a restart. Docker mode only.
+   */
+  public static PostgresServer restartablePostgres() {
+    if (ServerMode.current() != ServerMode.DOCKER) {
+      throw new IllegalStateException("a restartable PostgreSQL needs the Docker mode");
+    }
+    return new DockerPostgres(true);
+  }
+
   private static PostgresServer startPostgres() {
     long start = System.nanoTime();
     PostgresServer server =

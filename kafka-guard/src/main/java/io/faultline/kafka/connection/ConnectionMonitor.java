@@ -24,7 +24,9 @@ import java.util.function.LongSupplier;
  * gauges, is sampled every {@code kafka.tcp.interval} (or at once with {@link #sampleNow}, after a
  * slow request), has its findings reported to {@link Findings} (source {@code kafka.tcp:<key>}, so
  * a healed connection's findings clear), and is offered to the {@link Recycler}; a recycle raises
- * {@code KAFKA_CONNECTION_RECYCLED}. Thread-safe; never throws into the caller.
+ * {@code KAFKA_CONNECTION_RECYCLED}, which stays while the key's connections come back crippled and
+ * clears once a later connection under the key samples healthy or goes away (the recycle did its
+ * job, or there is nothing left to recycle). Thread-safe; never throws into the caller.
  */
 public final class ConnectionMonitor implements AutoCloseable {
 
@@ -37,6 +39,11 @@ public final class ConnectionMonitor implements AutoCloseable {
   private final KafkaMeterTags tagging;
   private final LongSupplier nanoClock;
   private final Map<String, BrokerConnection> watched = new ConcurrentHashMap<>();
+
+  /** The connection recycled under a key, and its finding's subject, until that finding clears. */
+  private record Recycled(BrokerConnection connection, String subject) {}
+
+  private final Map<String, Recycled> recycledUnder = new ConcurrentHashMap<>();
   private ScheduledExecutorService scheduler;
 
   /**
@@ -98,6 +105,18 @@ public final class ConnectionMonitor implements AutoCloseable {
       gauges.remove(c);
     }
     findings.replaceAll(source(key), List.of());
+    // The recycle's own disconnect removes the recycled connection: the finding stays for its
+    // successor to settle. A later connection going away leaves nothing the finding is about.
+    Recycled r = recycledUnder.get(key);
+    if (r != null && c != null && c != r.connection()) {
+      clearRecycled(key, r);
+    }
+  }
+
+  private void clearRecycled(String key, Recycled r) {
+    if (recycledUnder.remove(key, r)) {
+      findings.clear(KafkaFindingTypes.KAFKA_CONNECTION_RECYCLED.id(), r.subject());
+    }
   }
 
   /** Samples every watched connection now. */
@@ -132,6 +151,11 @@ public final class ConnectionMonitor implements AutoCloseable {
               ? Recycler.Decision.HEALTHY
               : recycler.onSample(key, f, now);
       countRecycleDecision(connection, decision);
+      Recycled earlier = recycledUnder.get(key);
+      if (earlier != null && earlier.connection() != connection && current.isEmpty()) {
+        // The connection that replaced the recycled one is healthy: the recycle worked.
+        clearRecycled(key, earlier);
+      }
       if (decision == Recycler.Decision.RECYCLED) {
         Finding recycled =
             Finding.of(KafkaFindingTypes.KAFKA_CONNECTION_RECYCLED, connection.subject())
@@ -140,6 +164,7 @@ public final class ConnectionMonitor implements AutoCloseable {
                 .evidence("rtt_ms", f.rttMicros() / 1000.0)
                 .build();
         findings.raise(recycled);
+        recycledUnder.put(key, new Recycled(connection, connection.subject()));
         current.add(recycled);
       }
       return current;
@@ -190,6 +215,7 @@ public final class ConnectionMonitor implements AutoCloseable {
     for (String key : List.copyOf(watched.keySet())) {
       remove(key);
     }
+    recycledUnder.forEach(this::clearRecycled);
   }
 
   private static String source(String key) {

@@ -91,13 +91,17 @@ class ConnectionMonitorTest {
         .containsExactly("KAFKA_WINDOW_SCALING_OFF", "KAFKA_CONNECTION_RECYCLED");
     assertThat(recycled).containsExactly("replicator/2");
 
-    // The client reconnects; the new connection negotiated window scaling.
-    monitor.add("replicator/2", connection());
-    reader.set(TcpInfos.healthy().build());
-    monitor.sampleAll();
+    // The recycle's own disconnect: the finding waits for the connection that replaces it.
+    monitor.remove("replicator/2");
     assertThat(findings.active())
         .extracting(Finding::id)
         .containsExactly("KAFKA_CONNECTION_RECYCLED");
+
+    // The client reconnects; the new connection negotiated window scaling: the recycle worked.
+    monitor.add("replicator/2", connection());
+    reader.set(TcpInfos.healthy().build());
+    monitor.sampleAll();
+    assertThat(findings.active()).as("findings once the new connection is healthy").isEmpty();
     assertThat(registry.get("faultline.kafka.connection.window_scaling").gauge().value())
         .isEqualTo(1.0);
 
@@ -114,6 +118,33 @@ class ConnectionMonitorTest {
         .as("the connection gauges go; the recycle count stays")
         .extracting(m -> m.getId().getName())
         .containsExactly("faultline.kafka.connection.recycles");
+  }
+
+  @Test
+  void aRecycleStaysReportedWhileTheConnectionComesBackCrippled() {
+    var recycler =
+        new Recycler(
+            new Recycler.Policy(RecycleMode.ON, 1, Duration.ofMinutes(5), 0.8),
+            (key, reason) -> recycled.add(key));
+    var monitor = new ConnectionMonitor(findings, recycler, null, () -> now);
+    monitor.add("replicator/2", connection());
+    reader.set(TcpInfos.seed002().build());
+    monitor.sampleAll();
+    assertThat(recycled).containsExactly("replicator/2");
+    monitor.remove("replicator/2");
+
+    // Reconnected through the same broken handshake: still no window scaling.
+    monitor.add("replicator/2", connection());
+    now += 10_000_000_000L;
+    monitor.sampleAll();
+    assertThat(findings.active())
+        .extracting(Finding::id)
+        .containsExactlyInAnyOrder("KAFKA_WINDOW_SCALING_OFF", "KAFKA_CONNECTION_RECYCLED");
+
+    // That connection goes away (the client closed): nothing left the finding is about.
+    monitor.remove("replicator/2");
+    assertThat(findings.active()).isEmpty();
+    monitor.close();
   }
 
   @Test
