@@ -208,9 +208,11 @@ public final class KafkaConfigKeys implements ConfigKeyCatalog {
           "kafka.recycle.demand-ratio",
           0.8,
           RECYCLE_FEATURE,
-          "A connection without window scaling counts as crippled when its measured delivery rate"
-              + " reaches this fraction of its throughput ceiling (window / RTT): it is running"
-              + " into the ceiling.");
+          "On a kernel that does not account window-limited time (before Linux 4.10), a"
+              + " connection without window scaling counts as crippled when its measured delivery"
+              + " rate reaches this fraction of its throughput ceiling (window / RTT): it is"
+              + " running into the ceiling. Newer kernels say how much of the busy time the"
+              + " broker's window held sends back, and half or more decides.");
 
   /** Switch of configuration advice. */
   public static final ConfigKey<Boolean> ADVICE =
