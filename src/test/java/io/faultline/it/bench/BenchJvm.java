@@ -139,6 +139,16 @@ final class BenchJvm {
     return command;
   }
 
+  /** The command for {@code java options -jar jar}: an executable jar, as a Boot service runs. */
+  static List<String> jarCommand(List<String> options, Path jar) {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(options);
+    command.add("-jar");
+    command.add(jar.toString());
+    return command;
+  }
+
   /** Runs to the end; returns standard output, or throws with both streams on a failure. */
   static String run(List<String> command, int timeoutSeconds) {
     try {

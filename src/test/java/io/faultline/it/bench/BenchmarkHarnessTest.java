@@ -67,6 +67,38 @@ class BenchmarkHarnessTest {
   }
 
   @Test
+  void theStartUpSectionHasTheSpringBootRowsAndTheirGoals(@TempDir Path docs) throws Exception {
+    List<StartupBenchmark.Result> startup =
+        List.of(
+            new StartupBenchmark.Result("no agent", 400, 2e6, 900, 1500, 5000, 9000),
+            new StartupBenchmark.Result(
+                "Faultline, endpoint on", 600, 4e6, 1100, 1900, 5250, 9700));
+    BenchmarkReport.Measurements measurements =
+        new BenchmarkReport.Measurements(
+            BenchSettings.of("quick"),
+            "./benchmarks quick",
+            "machine\n",
+            List.of(),
+            java.util.Map.of(),
+            java.util.Map.of(),
+            false,
+            startup,
+            1 << 20,
+            1 << 20,
+            List.of(),
+            1);
+
+    String report = new BenchmarkReport(measurements, docs).render();
+
+    assertThat(report)
+        .contains("| Faultline, endpoint on | 5250 | +250 | 9700 | +700 |")
+        .contains(
+            "| Spring Boot start-up added wall (Kafka, jOOQ, HikariCP service) | ≤ 300 ms | +250 ms | met |")
+        .contains("| Spring Boot start-up added CPU | ≤ 500 ms | +700 ms | **MISSED** |");
+    assertThat(docs.resolve("benchmarks/startup.png")).isRegularFile();
+  }
+
+  @Test
   void aSmallProducerRunReportsWhatItSent(KafkaCluster kafka) {
     String topic = "bench-smoke-" + System.nanoTime();
     kafka.createTopic(topic, 1);

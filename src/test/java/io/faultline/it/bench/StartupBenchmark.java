@@ -1,6 +1,10 @@
 package io.faultline.it.bench;
 
 import io.faultline.it.bench.BenchJvm.Variant;
+import io.faultline.it.servers.TestPaths;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,21 +13,27 @@ import java.util.Map;
 /**
  * What an agent adds to a hello-world {@code main}: wall time from process start to exit (less the
  * 1.5 s pause and the collections the child reports, so one launch gives both figures), and heap in
- * use after GC once the agent has finished starting (1.5 s after {@code main}). Variants run
- * interleaved; each wall time and heap figure is a median over the runs.
+ * use after GC once the agent has finished starting (1.5 s after {@code main}); to the start of a
+ * service's libraries ({@link BenchLibraries}); and to a Spring Boot service's start ({@code
+ * src/test/spring-boot-bench-app}, run from its executable jar). Variants run interleaved; each
+ * figure is a median over the runs.
  */
 final class StartupBenchmark {
 
   /**
-   * One variant's medians: the hello-world's wall time and heap, and the library start-up's ({@link
-   * BenchLibraries}) time to the end of its work and process CPU once the agent had started.
+   * One variant's medians: the hello-world's wall time and heap, the library start-up's ({@link
+   * BenchLibraries}) time to the end of its work and process CPU once the agent had started, and
+   * the Spring Boot service's uptime at {@code ApplicationReadyEvent} and process CPU once the
+   * agent had started.
    */
   record Result(
       String variant,
       double wallMillis,
       double heapBytes,
       double libraryMainMillis,
-      double libraryCpuMillis) {}
+      double libraryCpuMillis,
+      double bootReadyMillis,
+      double bootCpuMillis) {}
 
   private final BenchSettings settings;
 
@@ -50,6 +60,7 @@ final class StartupBenchmark {
   }
 
   List<Result> run() {
+    Path bootJar = bootJar();
     Map<String, List<String>> variants = new LinkedHashMap<>();
     variants.put("no agent", List.of());
     variants.put(
@@ -66,6 +77,10 @@ final class StartupBenchmark {
     Map<String, double[]> libraryCpus = new LinkedHashMap<>();
     variants.keySet().forEach(v -> libraryMains.put(v, new double[settings.startupRuns()]));
     variants.keySet().forEach(v -> libraryCpus.put(v, new double[settings.startupRuns()]));
+    Map<String, double[]> bootReadies = new LinkedHashMap<>();
+    Map<String, double[]> bootCpus = new LinkedHashMap<>();
+    variants.keySet().forEach(v -> bootReadies.put(v, new double[settings.startupRuns()]));
+    variants.keySet().forEach(v -> bootCpus.put(v, new double[settings.startupRuns()]));
     for (int i = 0; i < settings.startupRuns(); i++) {
       for (Map.Entry<String, List<String>> v : variants.entrySet()) {
         List<String> options = new ArrayList<>(List.of("-Xshare:auto"));
@@ -90,6 +105,9 @@ final class StartupBenchmark {
                 120);
         libraryMains.get(v.getKey())[i] = valueOf(libraries, "main-ms");
         libraryCpus.get(v.getKey())[i] = valueOf(libraries, "cpu-ms");
+        String boot = BenchJvm.run(BenchJvm.jarCommand(options, bootJar), 180);
+        bootReadies.get(v.getKey())[i] = valueOf(boot, "ready-ms");
+        bootCpus.get(v.getKey())[i] = valueOf(boot, "cpu-ms");
       }
     }
     List<Result> results = new ArrayList<>();
@@ -100,10 +118,20 @@ final class StartupBenchmark {
               Stats.median(walls.get(v)),
               Stats.median(heaps.get(v)),
               Stats.median(libraryMains.get(v)),
-              Stats.median(libraryCpus.get(v)));
+              Stats.median(libraryCpus.get(v)),
+              Stats.median(bootReadies.get(v)),
+              Stats.median(bootCpus.get(v)));
       System.out.println("bench: start-up " + r);
       results.add(r);
     }
     return results;
+  }
+
+  private static Path bootJar() {
+    try {
+      return TestPaths.springBootBenchAppJar();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 }

@@ -69,6 +69,14 @@ public final class TestPaths {
     return testAppJar("spring-boot4-app");
   }
 
+  /**
+   * The start-up benchmark's Spring Boot service (no Faultline in it), from {@code
+   * src/test/spring-boot-bench-app/target}.
+   */
+  public static Path springBootBenchAppJar() throws IOException {
+    return testAppJar("spring-boot-bench-app");
+  }
+
   private static Path testAppJar(String module) throws IOException {
     Path docs = Path.of(System.getProperty("faultline.it.docs.dir", "../../docs"));
     Path target = docs.resolveSibling("src").resolve("test/" + module + "/target").normalize();
