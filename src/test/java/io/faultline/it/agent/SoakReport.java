@@ -52,10 +52,7 @@ final class SoakReport {
           String.format(
               Locale.ROOT,
               "| %s | %.1f | %.1f | %.1f | %.1f |%n",
-              s.title
-                  + (steady == afterWarmUp || !run.withFaults()
-                      ? ""
-                      : " (after the first round of faults)"),
+              s.title + (steady == afterWarmUp ? "" : " (settled, see the bands)"),
               s.min(steady),
               s.max(steady),
               s.max(steady) - s.min(steady),
