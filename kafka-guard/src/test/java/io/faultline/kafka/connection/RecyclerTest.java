@@ -118,6 +118,13 @@ class RecyclerTest {
   }
 
   @Test
+  void aWindowThatHeldSendsBackSometimesAndARateAtTheCeilingIsCrippled() {
+    TcpFacts sometimes = TcpFacts.of(TcpInfos.seed002().with(t -> t.rwndLimited = 200_000).build());
+    assertThat(sometimes.rwndLimitedShare()).hasValue(0.2);
+    assertThat(recycler(true).onSample("c/2", sometimes, 0)).isEqualTo(Decision.SUSPECT);
+  }
+
+  @Test
   void idleSinceThePreviousSampleIsNotCrippled() {
     TcpInfo before = TcpInfos.seed002().with(t -> t.deliveryRate = 73_000_000).build();
     TcpFacts idle = TcpFacts.of(before, before);
