@@ -208,11 +208,9 @@ public final class KafkaConfigKeys implements ConfigKeyCatalog {
           "kafka.recycle.demand-ratio",
           0.8,
           RECYCLE_FEATURE,
-          "A connection without window scaling counts as crippled when its measured delivery"
-              + " rate reaches this fraction of its throughput ceiling (window / RTT) while the"
-              + " broker's window held sends back at all (on kernels before Linux 4.10, which do"
-              + " not account that, the rate alone), or when the window held sends back for half"
-              + " the busy time or more: it is running into the ceiling.");
+          "A connection without window scaling counts as crippled when its measured delivery rate"
+              + " reaches this fraction of its throughput ceiling (window / RTT): it is running"
+              + " into the ceiling.");
 
   /** Switch of configuration advice. */
   public static final ConfigKey<Boolean> ADVICE =

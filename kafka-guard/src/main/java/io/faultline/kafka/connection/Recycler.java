@@ -16,8 +16,7 @@ import java.util.Objects;
  * <p>Crippled means: no window scaling, or a peer window of at most 64 KiB that holds data back
  * while the path could carry more ({@link PeerWindowWatch#starved}); <em>and</em> running into the
  * ceiling that causes (half or more of the busy time limited by the peer's window, or a delivery
- * rate at {@code kafka.recycle.demand-ratio} of window / RTT or more while the window held sends
- * back at all; on a kernel that does not account window-limited time, the rate alone); for {@code
+ * rate at {@code kafka.recycle.demand-ratio} of window / RTT or more); for {@code
  * kafka.recycle.samples} consecutive samples. Then, at most once per connection per {@code
  * kafka.recycle.min-interval}, and never while another recycle in this process has not reconnected
  * yet (so a broker-side cause cannot make Faultline close every connection at once), the action
@@ -177,14 +176,7 @@ public final class Recycler {
     double rwndLimited = facts.rwndLimitedShare().orElse(0);
     boolean windowBound = rwndLimited >= 0.5;
     boolean atCeiling = false;
-    // The delivery rate is that of the last burst: a small request's burst, delivered at line rate,
-    // made a connection the window never held back look "at its ceiling". Where the kernel accounts
-    // window-limited time (Linux 4.10+) the rate counts only if the window held sends back at all
-    // since the previous sample; on older kernels it stands alone.
-    boolean heldBackAtAll = info.busyTimeMicros().isEmpty() || rwndLimited > 0;
-    if (heldBackAtAll
-        && facts.ceilingBytesPerSecond().isPresent()
-        && info.deliveryRate().isPresent()) {
+    if (facts.ceilingBytesPerSecond().isPresent() && info.deliveryRate().isPresent()) {
       double ceiling = facts.ceilingBytesPerSecond().getAsDouble();
       atCeiling = ceiling > 0 && info.deliveryRate().getAsLong() >= policy.demandRatio() * ceiling;
     }

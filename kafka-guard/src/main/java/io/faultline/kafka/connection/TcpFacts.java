@@ -43,9 +43,7 @@ public record TcpFacts(
         && b >= previous.busyTimeMicros().getAsLong()) {
       OptionalLong prevLimited =
           rwnd ? previous.rwndLimitedMicros() : previous.sndbufLimitedMicros();
-      if (prevLimited.isPresent()) {
-        // No busy time since the previous sample: idle, so no share now (not the life's share,
-        // which made a connection idle for minutes look as held back as it once was).
+      if (prevLimited.isPresent() && b > previous.busyTimeMicros().getAsLong()) {
         l -= prevLimited.getAsLong();
         b -= previous.busyTimeMicros().getAsLong();
       }

@@ -85,15 +85,6 @@ class ConnectionMonitorTest {
         .extracting(Finding::id)
         .containsExactly("KAFKA_WINDOW_SCALING_OFF");
     now += 10_000_000_000L;
-    // Still sending, nine tenths of it held back by the broker's window.
-    reader.set(
-        TcpInfos.seed002()
-            .with(
-                t -> {
-                  t.busy = 2_000_000;
-                  t.rwndLimited = 1_800_000;
-                })
-            .build());
     List<Finding> second = monitor.sampleNow("replicator/2");
     assertThat(second)
         .extracting(Finding::id)

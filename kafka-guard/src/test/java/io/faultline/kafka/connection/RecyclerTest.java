@@ -2,7 +2,6 @@ package io.faultline.kafka.connection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.faultline.core.net.TcpInfo;
 import io.faultline.kafka.connection.Recycler.Decision;
 import io.faultline.kafka.connection.Recycler.Policy;
 import java.time.Duration;
@@ -99,46 +98,6 @@ class RecyclerTest {
                 .build());
     Recycler r = recycler(true);
     assertThat(r.onSample("c/2", idle, 0)).isEqualTo(Decision.HEALTHY);
-  }
-
-  @Test
-  void noScalingAndABurstAtLineRateButNeverWindowLimitedIsNotCrippled() {
-    // A few kB/s of requests on a fast path: each small burst is delivered at line rate, far above
-    // window / RTT, while the kernel says the window never held a send back.
-    TcpFacts light =
-        TcpFacts.of(
-            TcpInfos.seed002()
-                .with(
-                    t -> {
-                      t.rwndLimited = 0;
-                      t.deliveryRate = 73_000_000;
-                    })
-                .build());
-    assertThat(recycler(true).onSample("c/2", light, 0)).isEqualTo(Decision.HEALTHY);
-  }
-
-  @Test
-  void aWindowThatHeldSendsBackSometimesAndARateAtTheCeilingIsCrippled() {
-    TcpFacts sometimes = TcpFacts.of(TcpInfos.seed002().with(t -> t.rwndLimited = 200_000).build());
-    assertThat(sometimes.rwndLimitedShare()).hasValue(0.2);
-    assertThat(recycler(true).onSample("c/2", sometimes, 0)).isEqualTo(Decision.SUSPECT);
-  }
-
-  @Test
-  void idleSinceThePreviousSampleIsNotCrippled() {
-    TcpInfo before = TcpInfos.seed002().with(t -> t.deliveryRate = 73_000_000).build();
-    TcpFacts idle = TcpFacts.of(before, before);
-    assertThat(idle.rwndLimitedShare()).as("no busy time since the previous sample").isEmpty();
-    assertThat(recycler(true).onSample("c/2", idle, 0)).isEqualTo(Decision.HEALTHY);
-  }
-
-  @Test
-  void whereTheKernelDoesNotAccountLimitedTimeTheDeliveryRateDecides() {
-    TcpInfos old = TcpInfos.seed002().with(t -> t.chronoReported = false);
-    TcpFacts atCeiling = TcpFacts.of(old.build());
-    TcpFacts below = TcpFacts.of(old.with(t -> t.deliveryRate = 100_000).build());
-    assertThat(recycler(true).onSample("c/1", atCeiling, 0)).isEqualTo(Decision.SUSPECT);
-    assertThat(recycler(true).onSample("c/2", below, 0)).isEqualTo(Decision.HEALTHY);
   }
 
   @Test

@@ -19,10 +19,6 @@ final class TcpInfos {
   long busy = 0;
   long rwndLimited = 0;
   long sndbufLimited = 0;
-
-  /** Whether the kernel accounts busy and limited time (Linux 4.10+). */
-  boolean chronoReported = true;
-
   long sndWnd = 3_000_000;
   long rcvWnd = 65_535;
   TcpState state = TcpState.ESTABLISHED;
@@ -89,15 +85,11 @@ final class TcpInfos {
         OptionalLong.of(notsent),
         OptionalLong.of(rttMicros),
         OptionalLong.of(deliveryRate),
-        chrono(busy),
-        chrono(rwndLimited),
-        chrono(sndbufLimited),
+        OptionalLong.of(busy),
+        OptionalLong.of(rwndLimited),
+        OptionalLong.of(sndbufLimited),
         OptionalLong.of(1_000),
         OptionalLong.of(sndWnd),
         OptionalLong.of(rcvWnd));
-  }
-
-  private OptionalLong chrono(long micros) {
-    return chronoReported ? OptionalLong.of(micros) : OptionalLong.empty();
   }
 }
