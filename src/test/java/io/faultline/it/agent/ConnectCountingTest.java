@@ -14,7 +14,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The agent's {@code jdk-socket-connect} module, woven into {@code java.base}, counts each new
  * outbound connection exactly once, whichever way the JDK opens it (classic {@code Socket}, its
  * constructor, a blocking and a non-blocking {@code SocketChannel}, a channel's socket adaptor),
- * and not the connects that fail; the application behaves the same with the module off.
+ * and not the connects that fail, without appending to the bootstrap class path; the application
+ * behaves the same with the module off.
  */
 class ConnectCountingTest {
 
@@ -43,6 +44,12 @@ class ConnectCountingTest {
           .isEqualTo(expected);
     }
     assertThat(result.stderr()).doesNotContain("jdk-socket-connect is off");
+    // The bridge is defined in the bootstrap loader, not appended to its class path, which would
+    // cost the service its class data sharing.
+    assertThat(result.stderr())
+        .as("stderr")
+        .doesNotContain("bootstrap classpath has been appended")
+        .doesNotContain("bootstrap bridge goes on the bootstrap class path");
   }
 
   @ParameterizedTest(name = "{0}")
