@@ -93,6 +93,23 @@ public final class KafkaFindingTypes implements FindingCatalog {
               + " fix the broker side (SYN cookies, timestamps, listen backlog).",
           Incident.TENCENT_CKAFKA);
 
+  /**
+   * A broker connection whose sent data goes unacknowledged for seconds while the kernel
+   * retransmits it: the path drops packets.
+   */
+  public static final FindingType KAFKA_BROKER_LINK_STALLED =
+      new FindingType(
+          "KAFKA_BROKER_LINK_STALLED",
+          Severity.WARNING,
+          "Data sent to a broker goes unacknowledged for seconds while the kernel retransmits it",
+          "A dropped or black-holed path (a firewall rule, a failed link, a routing change, a"
+              + " crashed broker host) looks to the client like a slow broker: requests wait until"
+              + " request.timeout.ms, then the client reconnects into SYN timeouts. The broker may"
+              + " never have received these requests, so its own metrics can show nothing.",
+          "Check the network path between this host and the broker (security groups, nft or"
+              + " iptables rules, link state, routes); the finding clears once a connection to the"
+              + " broker is acknowledged again.");
+
   /** Public so {@link java.util.ServiceLoader} can create it. */
   public KafkaFindingTypes() {}
 
@@ -104,6 +121,7 @@ public final class KafkaFindingTypes implements FindingCatalog {
         KAFKA_TRANSMIT_BOUND,
         KAFKA_SOCKET_BUFFER_BELOW_BDP,
         KAFKA_RECONNECT_BACKOFF_NO_JITTER,
-        KAFKA_CONNECTION_RECYCLED);
+        KAFKA_CONNECTION_RECYCLED,
+        KAFKA_BROKER_LINK_STALLED);
   }
 }

@@ -72,6 +72,10 @@ class ChaosTest {
     KafkaNode node = kafka.node(1);
     Run run = underFault(kafka, postgres, "broker_pause", service -> ChaosFaults.pause(node));
     run.assertRequestsTimedAfterRecovery();
+    // A paused broker's kernel still acknowledges what arrives: slow, but not a stalled link.
+    assertThat(run.raised())
+        .as("findings while the broker was paused")
+        .noneMatch(f -> f.startsWith("KAFKA_BROKER_LINK_STALLED"));
   }
 
   @Test
@@ -134,6 +138,11 @@ class ChaosTest {
     assumeTrue(node.isContainer(), "needs the broker in a container (its own namespace)");
     Run run = underFault(kafka, postgres, "link_drop", service -> ChaosFaults.dropLink(node));
     run.assertRequestsTimedAfterRecovery();
+    // Sent, never acknowledged, retransmitted: the path, not the broker (underFault checked that
+    // it cleared once the link was back).
+    assertThat(run.raised())
+        .as("findings while the link was down")
+        .anyMatch(f -> f.startsWith("KAFKA_BROKER_LINK_STALLED"));
   }
 
   @Test

@@ -369,6 +369,8 @@ public final class KafkaClients {
       lastSeen.remove();
     }
     findings.replaceAll(transmitBoundSource(client), List.of());
+    // What outlives a connection (a stalled link's finding) goes with its client.
+    monitor.removeAll(client.connectionKey(""));
   }
 
   /** The broker connections watched now, by monitor key. */

@@ -36,6 +36,11 @@ import java.util.OptionalLong;
  * @param bytesSent bytes sent including retransmissions (4.19+)
  * @param sndWnd the peer's advertised window, already scaled, in bytes (5.4+)
  * @param rcvWnd this side's advertised window, in bytes (6.2+)
+ * @param retransmits consecutive retransmission timeouts of the oldest unacknowledged segment
+ *     ({@code tcpi_retransmits}; back to 0 once the peer acknowledges it)
+ * @param rtoMicros the current retransmission timeout, microseconds
+ * @param unacked segments sent and not yet acknowledged
+ * @param lastAckRecvMillis milliseconds since the peer's last acknowledgement arrived
  */
 public record TcpInfo(
     int returnedLength,
@@ -58,7 +63,11 @@ public record TcpInfo(
     OptionalLong sndbufLimitedMicros,
     OptionalLong bytesSent,
     OptionalLong sndWnd,
-    OptionalLong rcvWnd) {
+    OptionalLong rcvWnd,
+    int retransmits,
+    long rtoMicros,
+    long unacked,
+    long lastAckRecvMillis) {
 
   /** {@code TCPI_OPT_TIMESTAMPS}. */
   public static final int OPT_TIMESTAMPS = 1;
@@ -123,7 +132,11 @@ public record TcpInfo(
             f.optU64(184),
             f.optU64(200),
             f.optU32(228),
-            f.optU32(232)));
+            f.optU32(232),
+            Byte.toUnsignedInt(b.get(2)),
+            f.u32(8),
+            f.u32(24),
+            f.u32(56)));
   }
 
   /** Whether both sides agreed on window scaling (RFC 7323); without it a window tops at 64 KiB. */

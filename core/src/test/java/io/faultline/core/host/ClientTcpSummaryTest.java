@@ -189,6 +189,10 @@ class ClientTcpSummaryTest {
         none,
         none,
         OptionalLong.of(sndWnd),
-        none);
+        none,
+        0,
+        200_000,
+        0,
+        1);
   }
 }

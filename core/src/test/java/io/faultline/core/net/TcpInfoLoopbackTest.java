@@ -25,6 +25,7 @@ class TcpInfoLoopbackTest {
   private static final Pattern WSCALE = Pattern.compile("\\bwscale:(\\d+),(\\d+)");
   private static final Pattern RTT = Pattern.compile("\\brtt:([0-9.]+)/([0-9.]+)");
   private static final Pattern SND_WND = Pattern.compile("\\bsnd_wnd:(\\d+)");
+  private static final Pattern RTO = Pattern.compile("\\brto:(\\d+(?:\\.\\d+)?)");
   private static final Pattern MSS = Pattern.compile("\\bmss:(\\d+)");
 
   @Test
@@ -87,6 +88,14 @@ class TcpInfoLoopbackTest {
         Matcher mss = MSS.matcher(ss);
         assertThat(mss.find()).isTrue();
         assertThat(info.sndMss()).isEqualTo(Long.parseLong(mss.group(1)));
+
+        Matcher rto = RTO.matcher(ss);
+        assertThat(rto.find()).as("ss shows rto: %s", ss).isTrue();
+        assertThat(info.rtoMicros() / 1000.0).isEqualTo(Double.parseDouble(rto.group(1)));
+        // Idle and acknowledged: nothing in flight, no retransmission pending.
+        assertThat(info.unacked()).isZero();
+        assertThat(info.retransmits()).isZero();
+        assertThat(info.lastAckRecvMillis()).isLessThan(60_000);
 
         Matcher sndWnd = SND_WND.matcher(ss);
         if (sndWnd.find()) {

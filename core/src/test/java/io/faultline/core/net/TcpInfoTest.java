@@ -13,8 +13,12 @@ class TcpInfoTest {
     ByteBuffer b = ByteBuffer.allocate(TcpInfo.BUFFER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
     b.put(0, (byte) 1);
     b.put(5, (byte) (TcpInfo.OPT_TIMESTAMPS | TcpInfo.OPT_SACK | TcpInfo.OPT_WSCALE));
+    b.put(2, (byte) 4);
     b.put(6, (byte) (7 | (9 << 4)));
+    b.putInt(8, 3_200_000);
     b.putInt(16, 1448);
+    b.putInt(24, 12);
+    b.putInt(56, 9_876);
     b.putInt(68, 200_000);
     b.putInt(72, 5_000);
     b.putInt(80, 10);
@@ -59,6 +63,10 @@ class TcpInfoTest {
     assertThat(info.bytesSent()).hasValue(130_000L);
     assertThat(info.sndWnd()).hasValue(65_535);
     assertThat(info.rcvWnd()).hasValue(131_072);
+    assertThat(info.retransmits()).isEqualTo(4);
+    assertThat(info.rtoMicros()).isEqualTo(3_200_000);
+    assertThat(info.unacked()).isEqualTo(12);
+    assertThat(info.lastAckRecvMillis()).isEqualTo(9_876);
   }
 
   @Test

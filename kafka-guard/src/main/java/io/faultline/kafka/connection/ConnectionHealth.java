@@ -92,6 +92,28 @@ final class ConnectionHealth {
     return findings;
   }
 
+  /** The finding of a stalled link ({@link LinkStall}) on {@code connection}. */
+  static Finding linkStalled(BrokerConnection connection, LinkStall.Stall stall) {
+    return Finding.of(KafkaFindingTypes.KAFKA_BROKER_LINK_STALLED, connection.subject())
+        .evidence("silent_ms", stall.silentMillis())
+        .evidence("unacked_segments", stall.unacked())
+        .evidence("retransmits", stall.retransmits())
+        .evidence("rto_ms", stall.rtoMillis())
+        .message(
+            String.format(
+                Locale.ROOT,
+                "Nothing sent to %s has been acknowledged for %.1f s: %d segments are in flight"
+                    + " and the kernel has retransmitted the oldest %d times (timeout now %d ms)."
+                    + " Packets to or from the broker are dropped on the way: the broker may not"
+                    + " have received these requests.",
+                connection.nodeLabel(),
+                stall.silentMillis() / 1000.0,
+                stall.unacked(),
+                stall.retransmits(),
+                stall.rtoMillis()))
+        .build();
+  }
+
   /** A rate as {@code 320.0 KiB/s}. */
   static String perSecond(double bytesPerSecond) {
     if (bytesPerSecond >= 1 << 20) {

@@ -4,6 +4,7 @@ import io.faultline.core.LogText;
 import io.faultline.core.finding.Finding;
 import io.faultline.core.finding.Findings;
 import io.faultline.core.net.Outcome;
+import io.faultline.core.net.TcpState;
 import io.faultline.kafka.KafkaFindingTypes;
 import io.faultline.kafka.KafkaMeterTags;
 import io.faultline.kafka.KafkaMeters;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -26,7 +28,11 @@ import java.util.function.LongSupplier;
  * a healed connection's findings clear), and is offered to the {@link Recycler}; a recycle raises
  * {@code KAFKA_CONNECTION_RECYCLED}, which stays while the key's connections come back crippled and
  * clears once a later connection under the key samples healthy or goes away (the recycle did its
- * job, or there is nothing left to recycle). Thread-safe; never throws into the caller.
+ * job, or there is nothing left to recycle). A stalled link raises {@code
+ * KAFKA_BROKER_LINK_STALLED} ({@link LinkStall}), which outlives the stalled connection (the
+ * client's reconnects to a broker it cannot reach are not connections yet) and clears once a
+ * connection under the key is acknowledged again or its client is {@linkplain #removeAll gone}.
+ * Thread-safe; never throws into the caller.
  */
 public final class ConnectionMonitor implements AutoCloseable {
 
@@ -44,6 +50,13 @@ public final class ConnectionMonitor implements AutoCloseable {
   private record Recycled(BrokerConnection connection, String subject) {}
 
   private final Map<String, Recycled> recycledUnder = new ConcurrentHashMap<>();
+
+  /**
+   * The finding subject of a key whose link stalled, until a connection under the key is
+   * acknowledged again, the key's client goes, or the monitor closes.
+   */
+  private final Map<String, String> stalledUnder = new ConcurrentHashMap<>();
+
   private ScheduledExecutorService scheduler;
 
   /**
@@ -113,6 +126,29 @@ public final class ConnectionMonitor implements AutoCloseable {
     }
   }
 
+  /**
+   * Stops watching every key that starts with {@code keyPrefix} (a client that closed) and ends
+   * what is remembered under those keys, a stalled link included.
+   */
+  public void removeAll(String keyPrefix) {
+    for (String key : List.copyOf(watched.keySet())) {
+      if (key.startsWith(keyPrefix)) {
+        remove(key);
+      }
+    }
+    for (Map.Entry<String, String> stalled : List.copyOf(stalledUnder.entrySet())) {
+      if (stalled.getKey().startsWith(keyPrefix)) {
+        clearStalled(stalled.getKey(), stalled.getValue());
+      }
+    }
+  }
+
+  private void clearStalled(String key, String subject) {
+    if (stalledUnder.remove(key, subject)) {
+      findings.clear(KafkaFindingTypes.KAFKA_BROKER_LINK_STALLED.id(), subject);
+    }
+  }
+
   private void clearRecycled(String key, Recycled r) {
     if (recycledUnder.remove(key, r)) {
       findings.clear(KafkaFindingTypes.KAFKA_CONNECTION_RECYCLED.id(), r.subject());
@@ -156,6 +192,7 @@ public final class ConnectionMonitor implements AutoCloseable {
         // The connection that replaced the recycled one is healthy: the recycle worked.
         clearRecycled(key, earlier);
       }
+      reportStall(key, connection, f).ifPresent(current::add);
       if (decision == Recycler.Decision.RECYCLED) {
         Finding recycled =
             Finding.of(KafkaFindingTypes.KAFKA_CONNECTION_RECYCLED, connection.subject())
@@ -172,6 +209,26 @@ public final class ConnectionMonitor implements AutoCloseable {
       LOG.log(Level.DEBUG, "Faultline: sampling " + LogText.oneLine(key) + " failed", e);
       return List.of();
     }
+  }
+
+  /**
+   * Raises or refreshes the key's stall finding while {@code facts} show one; ends it once an
+   * established connection under the key shows none (an acknowledgement arrived: a stall only ends
+   * that way).
+   */
+  private Optional<Finding> reportStall(String key, BrokerConnection connection, TcpFacts facts) {
+    var stall = LinkStall.of(facts.info());
+    if (stall.isPresent()) {
+      Finding stalled = ConnectionHealth.linkStalled(connection, stall.get());
+      findings.raise(stalled);
+      stalledUnder.put(key, connection.subject());
+      return Optional.of(stalled);
+    }
+    String subject = stalledUnder.get(key);
+    if (subject != null && facts.info().state() == TcpState.ESTABLISHED) {
+      clearStalled(key, subject);
+    }
+    return Optional.empty();
   }
 
   private void countRecycleDecision(BrokerConnection connection, Recycler.Decision decision) {
@@ -216,6 +273,7 @@ public final class ConnectionMonitor implements AutoCloseable {
       remove(key);
     }
     recycledUnder.forEach(this::clearRecycled);
+    stalledUnder.forEach(this::clearStalled);
   }
 
   private static String source(String key) {

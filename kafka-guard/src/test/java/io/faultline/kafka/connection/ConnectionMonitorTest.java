@@ -206,4 +206,65 @@ class ConnectionMonitorTest {
     monitor.sampleAll();
     assertThat(findings.active()).isEmpty();
   }
+
+  /** A connection whose broker stopped acknowledging 7 s ago, its oldest segment sent 5 times. */
+  private static TcpInfos stalled() {
+    return TcpInfos.healthy()
+        .with(
+            t -> {
+              t.unacked = 9;
+              t.retransmits = 5;
+              t.rtoMicros = 6_400_000;
+              t.lastAckRecvMillis = 7_000;
+            });
+  }
+
+  @Test
+  void aStalledLinkOutlivesItsConnectionAndClearsOnceAConnectionIsAcknowledged() {
+    var monitor = new ConnectionMonitor(findings, null, null, () -> now);
+    monitor.add("p#1/2", connection());
+    reader.set(stalled().build());
+    assertThat(monitor.sampleNow("p#1/2"))
+        .extracting(Finding::id)
+        .containsExactly("KAFKA_BROKER_LINK_STALLED");
+    Finding finding = findings.active().get(0);
+    assertThat(finding.message())
+        .contains("node 2", "7.0 s", "9 segments", "5 times", "6400 ms")
+        .doesNotContain("seed");
+
+    // The client gives up on the connection at its request timeout and closes it; its reconnects
+    // wait in SYN_SENT, which are not connections yet: the link is still down.
+    monitor.remove("p#1/2");
+    assertThat(findings.active()).extracting(Finding::id).containsExactly(finding.id());
+
+    // A new connection under the key was acknowledged (it is established): the link works.
+    monitor.add("p#1/2", connection());
+    reader.set(TcpInfos.healthy().build());
+    monitor.sampleAll();
+    assertThat(findings.active()).isEmpty();
+    monitor.close();
+  }
+
+  @Test
+  void aStalledLinkClearsWhenTheSameConnectionIsAcknowledgedOrItsClientCloses() {
+    var monitor = new ConnectionMonitor(findings, null, null, () -> now);
+    monitor.add("p#1/2", connection());
+    monitor.add("p#10/2", connection());
+    reader.set(stalled().build());
+    monitor.sampleAll();
+    assertThat(findings.active()).hasSize(1); // one subject: both clients say "replicator"
+
+    reader.set(TcpInfos.healthy().with(t -> t.unacked = 3).build()); // acknowledged, more sent
+    monitor.sampleNow("p#1/2");
+    assertThat(findings.active()).isEmpty();
+
+    reader.set(stalled().build());
+    monitor.sampleNow("p#10/2");
+    monitor.remove("p#10/2");
+    assertThat(findings.active()).hasSize(1);
+    monitor.removeAll("p#1/");
+    assertThat(findings.active()).as("another client's keys are not its").hasSize(1);
+    monitor.removeAll("p#10/");
+    assertThat(findings.active()).isEmpty();
+  }
 }

@@ -156,7 +156,11 @@ class PeerWindowWatchTest {
             full.sndbufLimitedMicros(),
             full.bytesSent(),
             java.util.OptionalLong.empty(),
-            java.util.OptionalLong.empty());
+            java.util.OptionalLong.empty(),
+            full.retransmits(),
+            full.rtoMicros(),
+            full.unacked(),
+            full.lastAckRecvMillis());
     for (int i = 0; i < 5; i++) {
       assertThat(watch.observe(TcpFacts.of(old), i * 10 * SECOND)).isEmpty();
     }

@@ -22,6 +22,10 @@ final class TcpInfos {
   long sndWnd = 3_000_000;
   long rcvWnd = 65_535;
   TcpState state = TcpState.ESTABLISHED;
+  int retransmits = 0;
+  long rtoMicros = 201_000;
+  long unacked = 0;
+  long lastAckRecvMillis = 4;
 
   static TcpInfos healthy() {
     return new TcpInfos();
@@ -90,6 +94,10 @@ final class TcpInfos {
         OptionalLong.of(sndbufLimited),
         OptionalLong.of(1_000),
         OptionalLong.of(sndWnd),
-        OptionalLong.of(rcvWnd));
+        OptionalLong.of(rcvWnd),
+        retransmits,
+        rtoMicros,
+        unacked,
+        lastAckRecvMillis);
   }
 }
