@@ -153,7 +153,7 @@ public final class KafkaClients {
                 runtime.findings(),
                 runtime.meters(),
                 runtime.scheduler(),
-                AgentTcpInfo.reader(),
+                AgentTcpInfo.readerLoadedOn(runtime.scheduler()),
                 runtime.socketFdsUnavailable().isEmpty(),
                 System::nanoTime));
     k.start();

@@ -6,6 +6,9 @@ import java.lang.System.Logger.Level;
 import java.lang.instrument.Instrumentation;
 import java.lang.reflect.Method;
 import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * The TCP_INFO reader for code running inside the agent jar. Use {@link #reader()} there instead of
@@ -21,6 +24,9 @@ public final class AgentTcpInfo {
 
   private static volatile Instrumentation instrumentation;
 
+  /** The reader once {@link #reader()} created it. */
+  private static volatile TcpInfoReader loaded;
+
   private AgentTcpInfo() {}
 
   /**
@@ -33,7 +39,28 @@ public final class AgentTcpInfo {
 
   /** The reader, created on first use; never throws, never null. */
   public static TcpInfoReader reader() {
-    return Holder.READER;
+    TcpInfoReader r = Holder.READER;
+    loaded = r;
+    return r;
+  }
+
+  /**
+   * The reader, or, until it is created, one that has {@code executor} (one of the agent's threads)
+   * create it and whose reads wait for that: for a caller on an application thread, which must not
+   * pay for loading the native binding. Never throws, never null.
+   */
+  public static TcpInfoReader readerLoadedOn(Executor executor) {
+    TcpInfoReader r = loaded;
+    if (r != null) {
+      return r;
+    }
+    try {
+      return new LoadingTcpInfoReader(
+          CompletableFuture.supplyAsync(AgentTcpInfo::reader, executor));
+    } catch (RejectedExecutionException e) {
+      // The agent is shutting down: nothing will read.
+      return new LoadingTcpInfoReader(CompletableFuture.failedFuture(e));
+    }
   }
 
   private static final class Holder {
