@@ -207,23 +207,11 @@ class ConnectionMonitorTest {
     assertThat(findings.active()).isEmpty();
   }
 
-  /** A connection whose broker stopped acknowledging 7 s ago, its oldest segment sent 5 times. */
-  private static TcpInfos stalled() {
-    return TcpInfos.healthy()
-        .with(
-            t -> {
-              t.unacked = 9;
-              t.retransmits = 5;
-              t.rtoMicros = 6_400_000;
-              t.lastAckRecvMillis = 7_000;
-            });
-  }
-
   @Test
   void aStalledLinkOutlivesItsConnectionAndClearsOnceAConnectionIsAcknowledged() {
     var monitor = new ConnectionMonitor(findings, null, null, () -> now);
     monitor.add("p#1/2", connection());
-    reader.set(stalled().build());
+    reader.set(TcpInfos.stalled().build());
     assertThat(monitor.sampleNow("p#1/2"))
         .extracting(Finding::id)
         .containsExactly("KAFKA_BROKER_LINK_STALLED");
@@ -250,7 +238,7 @@ class ConnectionMonitorTest {
     var monitor = new ConnectionMonitor(findings, null, null, () -> now);
     monitor.add("p#1/2", connection());
     monitor.add("p#10/2", connection());
-    reader.set(stalled().build());
+    reader.set(TcpInfos.stalled().build());
     monitor.sampleAll();
     assertThat(findings.active()).hasSize(1); // one subject: both clients say "replicator"
 
@@ -258,7 +246,7 @@ class ConnectionMonitorTest {
     monitor.sampleNow("p#1/2");
     assertThat(findings.active()).isEmpty();
 
-    reader.set(stalled().build());
+    reader.set(TcpInfos.stalled().build());
     monitor.sampleNow("p#10/2");
     monitor.remove("p#10/2");
     assertThat(findings.active()).hasSize(1);

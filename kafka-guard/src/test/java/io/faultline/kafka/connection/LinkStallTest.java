@@ -7,35 +7,36 @@ import org.junit.jupiter.api.Test;
 
 class LinkStallTest {
 
-  private static TcpInfos stalled() {
-    return TcpInfos.healthy()
-        .with(
-            t -> {
-              t.unacked = 4;
-              t.retransmits = 4;
-              t.rtoMicros = 3_200_000;
-              t.lastAckRecvMillis = 6_100;
-            });
-  }
-
   @Test
   void dataUnacknowledgedForSecondsWithTheTimerFiringIsAStall() {
-    var stall = LinkStall.of(stalled().build()).orElseThrow();
-    assertThat(stall).isEqualTo(new LinkStall.Stall(6_100, 4, 4, 3_200));
+    var stall = LinkStall.of(TcpInfos.stalled().build()).orElseThrow();
+    assertThat(stall).isEqualTo(new LinkStall.Stall(7_000, 9, 5, 6_400));
+    // At the thresholds: 5 s silent, the third timeout.
+    assertThat(
+            LinkStall.of(
+                TcpInfos.stalled()
+                    .with(
+                        t -> {
+                          t.lastAckRecvMillis = 5_000;
+                          t.retransmits = 3;
+                        })
+                    .build()))
+        .isPresent();
   }
 
   @Test
   void anIdleConnectionLongWithoutAnAcknowledgementIsNot() {
     // Nothing in flight: there is nothing to acknowledge.
-    assertThat(LinkStall.of(stalled().with(t -> t.unacked = 0).build())).isEmpty();
+    assertThat(LinkStall.of(TcpInfos.stalled().with(t -> t.unacked = 0).build())).isEmpty();
   }
 
   @Test
   void lossOnAWorkingPathIsNot() {
     // Retransmitted, but an acknowledgement came a moment ago.
-    assertThat(LinkStall.of(stalled().with(t -> t.lastAckRecvMillis = 900).build())).isEmpty();
+    assertThat(LinkStall.of(TcpInfos.stalled().with(t -> t.lastAckRecvMillis = 4_999).build()))
+        .isEmpty();
     // Long silent, but the timer fired only twice: a long RTO, not yet a stall.
-    assertThat(LinkStall.of(stalled().with(t -> t.retransmits = 2).build())).isEmpty();
+    assertThat(LinkStall.of(TcpInfos.stalled().with(t -> t.retransmits = 2).build())).isEmpty();
   }
 
   @Test
@@ -44,7 +45,7 @@ class LinkStallTest {
     // and the sender probes it: everything sent is acknowledged.
     assertThat(
             LinkStall.of(
-                stalled()
+                TcpInfos.stalled()
                     .with(
                         t -> {
                           t.unacked = 0;
@@ -57,7 +58,9 @@ class LinkStallTest {
 
   @Test
   void onlyAnEstablishedConnectionIsJudged() {
-    assertThat(LinkStall.of(stalled().with(t -> t.state = TcpState.SYN_SENT).build())).isEmpty();
-    assertThat(LinkStall.of(stalled().with(t -> t.state = TcpState.FIN_WAIT1).build())).isEmpty();
+    assertThat(LinkStall.of(TcpInfos.stalled().with(t -> t.state = TcpState.SYN_SENT).build()))
+        .isEmpty();
+    assertThat(LinkStall.of(TcpInfos.stalled().with(t -> t.state = TcpState.FIN_WAIT1).build()))
+        .isEmpty();
   }
 }

@@ -48,6 +48,19 @@ final class TcpInfos {
     return t;
   }
 
+  /**
+   * A path that drops packets: nothing acknowledged for 7 s while 9 segments are in flight, the
+   * oldest sent 5 times.
+   */
+  static TcpInfos stalled() {
+    TcpInfos t = new TcpInfos();
+    t.unacked = 9;
+    t.retransmits = 5;
+    t.rtoMicros = 6_400_000;
+    t.lastAckRecvMillis = 7_000;
+    return t;
+  }
+
   /** A connect still waiting for the broker's SYN-ACK: no options negotiated yet. */
   static TcpInfos connecting() {
     TcpInfos t = new TcpInfos();
