@@ -41,6 +41,9 @@ import java.util.OptionalLong;
  * @param rtoMicros the current retransmission timeout, microseconds
  * @param unacked segments sent and not yet acknowledged
  * @param lastAckRecvMillis milliseconds since the peer's last acknowledgement arrived
+ * @param deliveryRateAppLimited whether {@code deliveryRate} was measured while the application,
+ *     not the network or a window, limited the sending ({@code tcpi_delivery_rate_app_limited},
+ *     4.9+; false before): such a rate says what the path carried, not that anything ran out
  */
 public record TcpInfo(
     int returnedLength,
@@ -67,7 +70,8 @@ public record TcpInfo(
     int retransmits,
     long rtoMicros,
     long unacked,
-    long lastAckRecvMillis) {
+    long lastAckRecvMillis,
+    boolean deliveryRateAppLimited) {
 
   /** {@code TCPI_OPT_TIMESTAMPS}. */
   public static final int OPT_TIMESTAMPS = 1;
@@ -136,7 +140,8 @@ public record TcpInfo(
             Byte.toUnsignedInt(b.get(2)),
             f.u32(8),
             f.u32(24),
-            f.u32(56)));
+            f.u32(56),
+            (b.get(7) & 1) != 0));
   }
 
   /** Whether both sides agreed on window scaling (RFC 7323); without it a window tops at 64 KiB. */

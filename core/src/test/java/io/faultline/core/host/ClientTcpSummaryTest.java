@@ -193,6 +193,7 @@ class ClientTcpSummaryTest {
         0,
         200_000,
         0,
-        1);
+        1,
+        false);
   }
 }

@@ -96,6 +96,9 @@ class TcpInfoLoopbackTest {
         assertThat(info.unacked()).isZero();
         assertThat(info.retransmits()).isZero();
         assertThat(info.lastAckRecvMillis()).isLessThan(60_000);
+        assertThat(info.deliveryRateAppLimited())
+            .as("app-limited as ss says: %s", ss)
+            .isEqualTo(ss.contains("app_limited"));
 
         Matcher sndWnd = SND_WND.matcher(ss);
         if (sndWnd.find()) {

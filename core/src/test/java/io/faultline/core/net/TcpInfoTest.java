@@ -15,6 +15,7 @@ class TcpInfoTest {
     b.put(5, (byte) (TcpInfo.OPT_TIMESTAMPS | TcpInfo.OPT_SACK | TcpInfo.OPT_WSCALE));
     b.put(2, (byte) 4);
     b.put(6, (byte) (7 | (9 << 4)));
+    b.put(7, (byte) 1);
     b.putInt(8, 3_200_000);
     b.putInt(16, 1448);
     b.putInt(24, 12);
@@ -67,6 +68,7 @@ class TcpInfoTest {
     assertThat(info.rtoMicros()).isEqualTo(3_200_000);
     assertThat(info.unacked()).isEqualTo(12);
     assertThat(info.lastAckRecvMillis()).isEqualTo(9_876);
+    assertThat(info.deliveryRateAppLimited()).isTrue();
   }
 
   @Test

@@ -16,11 +16,11 @@ import java.util.Objects;
  * <p>Crippled means: no window scaling, or a peer window of at most 64 KiB that holds data back
  * while the path could carry more ({@link PeerWindowWatch#starved}); <em>and</em> running into the
  * ceiling that causes (half or more of the busy time limited by the peer's window, or a delivery
- * rate at {@code kafka.recycle.demand-ratio} of window / RTT or more); for {@code
- * kafka.recycle.samples} consecutive samples. Then, at most once per connection per {@code
- * kafka.recycle.min-interval}, and never while another recycle in this process has not reconnected
- * yet (so a broker-side cause cannot make Faultline close every connection at once), the action
- * runs.
+ * rate the application did not limit at {@code kafka.recycle.demand-ratio} of window / RTT or
+ * more); for {@code kafka.recycle.samples} consecutive samples. Then, at most once per connection
+ * per {@code kafka.recycle.min-interval}, and never while another recycle in this process has not
+ * reconnected yet (so a broker-side cause cannot make Faultline close every connection at once),
+ * the action runs.
  *
  * <p>With {@code kafka.recycle=warn} (the default) decisions are still made and reported as {@link
  * Decision#WOULD_RECYCLE}, and nothing is closed; with {@code off} no recycler is built at all.
@@ -176,7 +176,12 @@ public final class Recycler {
     double rwndLimited = facts.rwndLimitedShare().orElse(0);
     boolean windowBound = rwndLimited >= 0.5;
     boolean atCeiling = false;
-    if (facts.ceilingBytesPerSecond().isPresent() && info.deliveryRate().isPresent()) {
+    // A rate the application limited (a request smaller than one window's flight, sent at line
+    // rate) says what the path carried, not that the window ran out: a busy container link's
+    // smoothed RTT made such bursts of a few kB/s service look like running into window / RTT.
+    if (facts.ceilingBytesPerSecond().isPresent()
+        && info.deliveryRate().isPresent()
+        && !info.deliveryRateAppLimited()) {
       double ceiling = facts.ceilingBytesPerSecond().getAsDouble();
       atCeiling = ceiling > 0 && info.deliveryRate().getAsLong() >= policy.demandRatio() * ceiling;
     }

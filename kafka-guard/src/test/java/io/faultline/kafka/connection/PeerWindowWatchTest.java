@@ -160,7 +160,8 @@ class PeerWindowWatchTest {
             full.retransmits(),
             full.rtoMicros(),
             full.unacked(),
-            full.lastAckRecvMillis());
+            full.lastAckRecvMillis(),
+            full.deliveryRateAppLimited());
     for (int i = 0; i < 5; i++) {
       assertThat(watch.observe(TcpFacts.of(old), i * 10 * SECOND)).isEmpty();
     }

@@ -101,6 +101,25 @@ class RecyclerTest {
   }
 
   @Test
+  void aLineRateBurstTheApplicationLimitedIsNotTheCeiling() {
+    // A small request sent at once: its delivery rate tops window / RTT, but the sender ran out
+    // of data before the window ran out.
+    TcpInfos burst =
+        TcpInfos.seed002()
+            .with(
+                t -> {
+                  t.rwndLimited = 0;
+                  t.deliveryRate = 400_000;
+                  t.appLimited = true;
+                });
+    Recycler r = recycler(true);
+    assertThat(r.onSample("c/2", TcpFacts.of(burst.build()), 0)).isEqualTo(Decision.HEALTHY);
+    // The same rate with the sender still holding data: the window is the limit.
+    assertThat(r.onSample("c/2", TcpFacts.of(burst.with(t -> t.appLimited = false).build()), 1))
+        .isNotEqualTo(Decision.HEALTHY);
+  }
+
+  @Test
   void aThrowingOrRefusingActionIsFailedNotFatal() {
     Recycler r =
         new Recycler(

@@ -26,6 +26,7 @@ final class TcpInfos {
   long rtoMicros = 201_000;
   long unacked = 0;
   long lastAckRecvMillis = 4;
+  boolean appLimited = false;
 
   static TcpInfos healthy() {
     return new TcpInfos();
@@ -111,6 +112,7 @@ final class TcpInfos {
         retransmits,
         rtoMicros,
         unacked,
-        lastAckRecvMillis);
+        lastAckRecvMillis,
+        appLimited);
   }
 }
