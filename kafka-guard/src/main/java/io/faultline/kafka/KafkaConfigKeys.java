@@ -208,9 +208,9 @@ public final class KafkaConfigKeys implements ConfigKeyCatalog {
           "kafka.recycle.demand-ratio",
           0.8,
           RECYCLE_FEATURE,
-          "A connection without window scaling counts as crippled when its measured delivery rate"
-              + " reaches this fraction of its throughput ceiling (window / RTT): it is running"
-              + " into the ceiling.");
+          "A connection without window scaling counts as crippled when its measured delivery rate,"
+              + " not limited by the application, reaches this fraction of its throughput ceiling"
+              + " (window / RTT): it is running into the ceiling.");
 
   /** Switch of configuration advice. */
   public static final ConfigKey<Boolean> ADVICE =
