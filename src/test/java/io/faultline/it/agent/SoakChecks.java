@@ -42,6 +42,16 @@ final class SoakChecks {
    */
   static final double SERIES_BAND = 60;
 
+  /**
+   * In a long run, how far the series' maximum over the last third of the settled samples may rise
+   * above their maximum before it. A Kafka client brings label values on its own schedule (a
+   * metadata refresh that goes to another node, a connection that idled out and comes back), so its
+   * label set may fill in past any fixed warm-up: the second fault-free hour stepped up 60 series
+   * at minutes 19-21, then stayed within 10 for 40 minutes. A leak keeps growing: one series every
+   * 50 s over the last third (about 17 minutes of an hour) fails this.
+   */
+  static final double SERIES_GROWTH = 20;
+
   /** How long after its fault ended a finding may stay active (sampled every 10 s). */
   static final double CLEARED_WITHIN = 90;
 
@@ -74,7 +84,7 @@ final class SoakChecks {
    */
   static List<SoakSample> settled(Soak.Run run) {
     double from = run.schedule().warmUp.toSeconds();
-    if (run.schedule().total.toSeconds() >= 2 * KAFKA_CLIENT_PERIODS_SECONDS) {
+    if (isLong(run)) {
       from = Math.max(from, KAFKA_CLIENT_PERIODS_SECONDS);
     }
     if (run.faults().size() >= SoakSchedule.FAULTS.size()) {
@@ -84,6 +94,36 @@ final class SoakChecks {
     return run.samples().stream().filter(s -> s.seconds() > after).toList();
   }
 
+  /** Whether the run is long enough to wait out the Kafka clients' own periods. */
+  static boolean isLong(Soak.Run run) {
+    return run.schedule().total.toSeconds() >= 2 * KAFKA_CLIENT_PERIODS_SECONDS;
+  }
+
+  /** The last third of {@code samples}. */
+  static List<SoakSample> lastThird(List<SoakSample> samples) {
+    return samples.subList(samples.size() - samples.size() / 3, samples.size());
+  }
+
+  /** How far the maximum over the last third of {@code samples} rose above the maximum before. */
+  static double growth(List<SoakSample> samples, SoakSample.Series series) {
+    List<SoakSample> last = lastThird(samples);
+    List<SoakSample> before = samples.subList(0, samples.size() - last.size());
+    return series.max(last) - series.max(before);
+  }
+
+  private static void growth(
+      SoftAssertions soft, List<SoakSample> samples, SoakSample.Series series, double limit) {
+    if (samples.size() < 6) {
+      soft.fail("%s: %d settled samples, too few to judge growth", series.title, samples.size());
+      return;
+    }
+    soft.assertThat(growth(samples, series))
+        .as(
+            "%s: rise of the last third's maximum over the maximum before it (from %.0f s)",
+            series.title, samples.get(0).seconds())
+        .isLessThanOrEqualTo(limit);
+  }
+
   static void assertPasses(Soak.Run run) {
     List<SoakSample> steady = afterWarmUp(run);
     SoftAssertions soft = new SoftAssertions();
@@ -91,7 +131,13 @@ final class SoakChecks {
     band(soft, steady, SoakSample.Series.HEAP, HEAP_BAND_MB);
     band(soft, steady, SoakSample.Series.FAULTLINE_THREADS, FAULTLINE_THREADS_BAND);
     band(soft, steady, SoakSample.Series.DESCRIPTORS, DESCRIPTORS_BAND);
-    band(soft, settled(run), SoakSample.Series.SERIES, SERIES_BAND);
+    List<SoakSample> settled = settled(run);
+    if (isLong(run)) {
+      growth(soft, settled, SoakSample.Series.SERIES, SERIES_GROWTH);
+      band(soft, lastThird(settled), SoakSample.Series.SERIES, SERIES_BAND);
+    } else {
+      band(soft, settled, SoakSample.Series.SERIES, SERIES_BAND);
+    }
     soft.assertThat(run.samples().stream().mapToDouble(SoakSample::agentErrors).max().orElse(0))
         .as("faultline_agent_errors_total at any sample")
         .isZero();
