@@ -48,8 +48,11 @@ class PeerWindowOnLoopbackTest {
       AtomicBoolean reading = pair.receiver(0);
       List<Sample> samples = new ArrayList<>(pair.sample(3));
       reading.set(false); // the receiver stops reading: its buffer fills and the window closes
-      Thread.sleep(300);
-      samples.addAll(pair.sample(6));
+      // How soon depends on how fast the writer fills the receiver's buffer (tens of MB on
+      // loopback): one run closed it after 0.9 s. Sample until it holds data back, then three
+      // more while the receiver still does not read.
+      samples.addAll(pair.sampleUntilStarved(200));
+      samples.addAll(pair.sample(3));
       reading.set(true);
       samples.addAll(pair.sample(3));
       print("flow control", samples);
@@ -154,6 +157,16 @@ class PeerWindowOnLoopbackTest {
             }
           });
       return reading;
+    }
+
+    /** Samples 100 ms apart until one is starved, at most {@code max}. */
+    List<Sample> sampleUntilStarved(int max) throws InterruptedException {
+      List<Sample> samples = new ArrayList<>();
+      while (samples.size() < max
+          && (samples.isEmpty() || !samples.get(samples.size() - 1).starved())) {
+        samples.addAll(sample(1));
+      }
+      return samples;
     }
 
     /** {@code n} samples, 100 ms apart. */
