@@ -1,0 +1,91 @@
+package io.faultline.agent.weave;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.FieldNode;
+import org.objectweb.asm.tree.MethodNode;
+
+/**
+ * Weaves hooks into a class file: each method the {@link Plan} gives advice for. Reads and writes
+ * with ASM alone, loads no class and resolves no type, so it may run inside a class-file
+ * transformer while any class-loading lock is held. A method that cannot be woven safely is left as
+ * it was and reported; if anything unexpected happens the whole class is left as it was.
+ */
+public final class ClassWeaver {
+
+  /** The oldest class file version woven: Java 7, the first whose methods all carry frames. */
+  static final int OLDEST_VERSION = Opcodes.V1_7;
+
+  private ClassWeaver() {}
+
+  /** Which advice, if any, goes into a method of the class being woven. */
+  @FunctionalInterface
+  public interface Plan {
+    /**
+     * The advice for method {@code name} with {@code descriptor} and {@code access} flags, or null
+     * to leave it.
+     */
+    MethodAdvice adviceFor(String name, String descriptor, int access);
+  }
+
+  /**
+   * What a weave did.
+   *
+   * @param classFile the woven class file, or null when nothing was woven
+   * @param woven how many methods were woven
+   * @param refused why each method the plan gave advice for was left as it was
+   */
+  public record Result(byte[] classFile, int woven, List<String> refused) {
+    /** Copies the list. */
+    public Result {
+      refused = List.copyOf(refused);
+    }
+  }
+
+  /** Weaves {@code classFile} by {@code plan}; never throws. */
+  public static Result weave(byte[] classFile, Plan plan, ErrorHook errors) {
+    try {
+      ClassReader reader = new ClassReader(classFile);
+      int version = reader.readUnsignedShort(6);
+      if (version < OLDEST_VERSION) {
+        return new Result(null, 0, List.of("class file version " + version + " is too old"));
+      }
+      ClassNode node = new ClassNode(Opcodes.ASM9);
+      reader.accept(node, ClassReader.EXPAND_FRAMES);
+      Map<String, String> fields = new HashMap<>();
+      for (FieldNode f : node.fields) {
+        if ((f.access & Opcodes.ACC_STATIC) == 0) {
+          fields.put(f.name, f.desc);
+        }
+      }
+      int woven = 0;
+      List<String> refused = new ArrayList<>();
+      for (MethodNode method : node.methods) {
+        MethodAdvice advice = plan.adviceFor(method.name, method.desc, method.access);
+        if (advice == null) {
+          continue;
+        }
+        String why = new MethodWeaver(node.name, fields, method, advice, errors).weave();
+        if (why == null) {
+          woven++;
+        } else {
+          refused.add(method.name + method.desc + ": " + why);
+        }
+      }
+      if (woven == 0) {
+        return new Result(null, 0, refused);
+      }
+      ClassWriter writer = new ClassWriter(0);
+      node.accept(writer);
+      return new Result(writer.toByteArray(), woven, refused);
+    } catch (RuntimeException | LinkageError e) {
+      return new Result(null, 0, List.of("the class could not be woven: " + e));
+    }
+  }
+}

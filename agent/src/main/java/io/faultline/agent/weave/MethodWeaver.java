@@ -1,0 +1,615 @@
+package io.faultline.agent.weave;
+
+import static org.objectweb.asm.Opcodes.*;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.commons.AnalyzerAdapter;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.FieldInsnNode;
+import org.objectweb.asm.tree.FrameNode;
+import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.InsnNode;
+import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.LabelNode;
+import org.objectweb.asm.tree.LdcInsnNode;
+import org.objectweb.asm.tree.LineNumberNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.TryCatchBlockNode;
+import org.objectweb.asm.tree.TypeInsnNode;
+import org.objectweb.asm.tree.VarInsnNode;
+
+/**
+ * Weaves one {@link MethodAdvice} into one method of a class read with expanded frames.
+ *
+ * <p>Stack map frames are written, never computed: computing them needs the common superclass of
+ * two types, which loads classes inside the class-file transformer. Every frame the woven code adds
+ * is known from the method's descriptor: the hook results live in new local slots after the
+ * method's own, which every existing frame is extended with, and the blocks the weave adds see only
+ * the parameters and those slots. That assumes, as Byte Buddy's advice does, that a method never
+ * stores a value of another type into a parameter's slot. Nothing is changed unless everything
+ * checks out first; the caller leaves the whole class alone if this throws.
+ *
+ * <p>The woven method, in order: the enter hook (guarded), the skip test, the original body with
+ * each return turned into a jump to the exit block, then the blocks for a throw (a catch-all
+ * handler registered after the method's own, so its handlers keep precedence), a skip and the exit:
+ * the exit hook (guarded), then the return, or the rethrow.
+ */
+final class MethodWeaver {
+
+  private static final String THROWABLE = "java/lang/Throwable";
+
+  private final String owner;
+  private final Map<String, String> instanceFields;
+  private final MethodNode method;
+  private final MethodAdvice advice;
+  private final ErrorHook errors;
+
+  private final boolean isStatic;
+  private final boolean isConstructor;
+  private final Type[] argumentTypes;
+  private final Type returnType;
+  private final Type enterType;
+
+  private int enterSlot = -1;
+  private int returnSlot = -1;
+  private int thrownSlot = -1;
+  private int maxLocals;
+
+  MethodWeaver(
+      String owner,
+      Map<String, String> instanceFields,
+      MethodNode method,
+      MethodAdvice advice,
+      ErrorHook errors) {
+    this.owner = owner;
+    this.instanceFields = instanceFields;
+    this.method = method;
+    this.advice = advice;
+    this.errors = errors;
+    this.isStatic = (method.access & ACC_STATIC) != 0;
+    this.isConstructor = method.name.equals("<init>");
+    this.argumentTypes = Type.getArgumentTypes(method.desc);
+    this.returnType = Type.getReturnType(method.desc);
+    this.enterType = advice.enter() == null ? Type.VOID_TYPE : advice.enter().returnType();
+  }
+
+  /** Weaves the advice in; returns null, or why the method was left as it was. */
+  String weave() {
+    String refused = refusal();
+    if (refused != null) {
+      return refused;
+    }
+    int slot = method.maxLocals;
+    if (enterType.getSort() != Type.VOID) {
+      enterSlot = slot;
+      slot += enterType.getSize();
+    }
+    if (advice.exit() != null && returnType.getSort() != Type.VOID) {
+      returnSlot = slot;
+      slot += returnType.getSize();
+    }
+    if (needsThrownSlot()) {
+      thrownSlot = slot;
+      slot += 1;
+    }
+    maxLocals = slot;
+
+    extendExistingFrames();
+    InsnList tail = new InsnList();
+    LabelNode exitLabel = advice.exit() == null ? null : new LabelNode();
+    if (exitLabel != null) {
+      replaceReturns(exitLabel);
+    }
+    LabelNode skipLabel = advice.skip() instanceof Skip.Never ? null : new LabelNode();
+    LabelNode bodyStart = new LabelNode();
+    LabelNode bodyEnd = new LabelNode();
+    InsnList head = new InsnList();
+    if (advice.enter() != null) {
+      appendEnter(head);
+    }
+    if (skipLabel != null) {
+      appendSkipTest(head, skipLabel);
+    }
+    if (head.size() > 0 && startsWithFrame()) {
+      // The body's own first frame must not share an offset with the enter block's last one.
+      head.add(new InsnNode(NOP));
+    }
+    head.add(bodyStart);
+    method.instructions.insert(head);
+    method.instructions.add(bodyEnd);
+
+    if (advice.exitOnThrowable()) {
+      LabelNode handler = new LabelNode();
+      tail.add(handler);
+      tail.add(frame(bodyLocals(), THROWABLE));
+      tail.add(new VarInsnNode(ASTORE, thrownSlot));
+      storeDefaultReturn(tail);
+      tail.add(new JumpInsnNode(GOTO, exitLabel));
+      // Registered last: the method's own handlers, inside the body, keep precedence.
+      method.tryCatchBlocks.add(new TryCatchBlockNode(bodyStart, bodyEnd, handler, THROWABLE));
+    }
+    if (skipLabel != null) {
+      tail.add(skipLabel);
+      tail.add(frame(bodyLocals()));
+      if (exitLabel != null) {
+        storeDefaultReturn(tail);
+        if (thrownSlot >= 0) {
+          tail.add(new InsnNode(ACONST_NULL));
+          tail.add(new VarInsnNode(ASTORE, thrownSlot));
+        }
+        tail.add(new JumpInsnNode(GOTO, exitLabel));
+      } else {
+        pushDefault(tail, returnType);
+        tail.add(new InsnNode(returnType.getOpcode(IRETURN)));
+      }
+    }
+    if (exitLabel != null) {
+      appendExit(tail, exitLabel);
+    }
+    method.instructions.add(tail);
+    method.maxLocals = maxLocals;
+    method.maxStack = Math.max(method.maxStack, stackNeeded());
+    return null;
+  }
+
+  // ---- checks -------------------------------------------------------------------------------
+
+  private String refusal() {
+    if ((method.access & (ACC_ABSTRACT | ACC_NATIVE)) != 0 || method.instructions.size() == 0) {
+      return "the method has no code";
+    }
+    if (isConstructor && (advice.enter() != null || advice.exitOnThrowable())) {
+      return "a constructor takes an exit hook on return only";
+    }
+    if (advice.skip() instanceof Skip.OnInstanceOf && !isReference(enterType)) {
+      return "skipping on an instance needs an enter hook that returns an object";
+    }
+    if (advice.exitResult() == MethodAdvice.ExitResult.REPLACES_RETURN
+        && (returnType.getSort() == Type.VOID || !advice.exit().returnType().equals(returnType))) {
+      return "the exit hook must return " + returnType + " to replace the return value";
+    }
+    String argsRefused = argumentsRefusal(advice.enter(), false);
+    if (argsRefused == null) {
+      argsRefused = argumentsRefusal(advice.exit(), true);
+    }
+    if (argsRefused != null) {
+      return argsRefused;
+    }
+    if (advice.exit() != null && returnsWithMoreOnTheStack()) {
+      return "a return leaves more than its value on the operand stack";
+    }
+    return null;
+  }
+
+  private String argumentsRefusal(Hook hook, boolean exit) {
+    if (hook == null) {
+      return null;
+    }
+    for (int i = 0; i < hook.args().size(); i++) {
+      HookArg arg = hook.args().get(i);
+      Type value;
+      if (arg instanceof HookArg.This) {
+        if (isStatic) {
+          return "hook " + hook + " takes the receiver of a static method";
+        }
+        value = Type.getObjectType(owner);
+      } else if (arg instanceof HookArg.Argument a) {
+        if (a.index() >= argumentTypes.length) {
+          return "hook " + hook + " takes argument " + a.index() + " of " + method.desc;
+        }
+        value = argumentTypes[a.index()];
+      } else if (arg instanceof HookArg.Field f) {
+        String descriptor = instanceFields.get(f.name());
+        if (isStatic || descriptor == null) {
+          return "hook " + hook + " reads field " + f.name() + ", not an instance field here";
+        }
+        value = Type.getType(descriptor);
+      } else if (arg instanceof HookArg.Returned) {
+        if (!exit || returnType.getSort() == Type.VOID) {
+          return "hook " + hook + " takes the return value of " + method.desc;
+        }
+        value = returnType;
+      } else if (arg instanceof HookArg.Thrown) {
+        value = Type.getObjectType(THROWABLE);
+      } else if (arg instanceof HookArg.Entered) {
+        value = enterType;
+      } else if (arg instanceof HookArg.OriginType) {
+        value = Type.getType(Class.class);
+      } else {
+        value = Type.getType(String.class);
+      }
+      Type parameter = hook.parameterType(i);
+      if (!assignable(value, parameter)) {
+        return "hook " + hook + " parameter " + i + " is " + parameter + ", the value is " + value;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Exactly the type, or {@code Object} for any reference: checks that need no class loaded, and
+   * all the verifier will then accept.
+   */
+  private static boolean assignable(Type value, Type parameter) {
+    return value.equals(parameter)
+        || isReference(value) && parameter.getDescriptor().equals("Ljava/lang/Object;");
+  }
+
+  private static boolean isReference(Type type) {
+    return type.getSort() == Type.OBJECT || type.getSort() == Type.ARRAY;
+  }
+
+  /** Whether some return leaves other values below its own: the exit jump needs a clean stack. */
+  private boolean returnsWithMoreOnTheStack() {
+    boolean[] found = new boolean[1];
+    AnalyzerAdapter analyzer =
+        new AnalyzerAdapter(ASM9, owner, method.access, method.name, method.desc, null) {
+          @Override
+          public void visitInsn(int opcode) {
+            if (opcode >= IRETURN && opcode <= RETURN && stack != null) {
+              int expected = opcode == RETURN ? 0 : Type.getReturnType(method.desc).getSize();
+              if (stack.size() != expected) {
+                found[0] = true;
+              }
+            }
+            super.visitInsn(opcode);
+          }
+        };
+    method.instructions.accept(analyzer);
+    // The analysis made the labels' ASM twins; the writer must start from fresh ones.
+    method.instructions.resetLabels();
+    return found[0];
+  }
+
+  private boolean needsThrownSlot() {
+    return advice.exitOnThrowable()
+        || advice.exitResult() == MethodAdvice.ExitResult.REPLACES_THROWN;
+  }
+
+  // ---- frames -------------------------------------------------------------------------------
+
+  /** The parameters as a frame's locals; the receiver initialised (exit blocks run after it). */
+  private List<Object> parameterLocals() {
+    List<Object> locals = new ArrayList<>();
+    if (!isStatic) {
+      locals.add(owner);
+    }
+    for (Type t : argumentTypes) {
+      locals.add(frameType(t));
+    }
+    return locals;
+  }
+
+  /** The locals while the body runs: the parameters and the enter hook's result. */
+  private List<Object> bodyLocals() {
+    return enterSlot < 0
+        ? parameterLocals()
+        : withSlot(parameterLocals(), enterSlot, frameType(enterType));
+  }
+
+  /** The locals of the exit block: the body's, the return value and what was thrown. */
+  private List<Object> exitLocals() {
+    List<Object> locals = bodyLocals();
+    if (returnSlot >= 0) {
+      locals = withSlot(locals, returnSlot, frameType(returnType));
+    }
+    if (thrownSlot >= 0) {
+      locals = withSlot(locals, thrownSlot, THROWABLE);
+    }
+    return locals;
+  }
+
+  private void extendExistingFrames() {
+    if (enterSlot < 0) {
+      return;
+    }
+    Object type = frameType(enterType);
+    for (AbstractInsnNode node : method.instructions) {
+      if (node instanceof FrameNode frame) {
+        frame.local = withSlot(frame.local == null ? List.of() : frame.local, enterSlot, type);
+      }
+    }
+  }
+
+  /** {@code locals} with {@code type} at {@code slot}, the slots between them unusable. */
+  static List<Object> withSlot(List<Object> locals, int slot, Object type) {
+    List<Object> out = new ArrayList<>(locals);
+    int used = 0;
+    for (Object t : locals) {
+      used += t == LONG || t == DOUBLE ? 2 : 1;
+    }
+    if (used > slot) {
+      throw new IllegalStateException("a frame uses slot " + slot + " already");
+    }
+    for (; used < slot; used++) {
+      out.add(TOP);
+    }
+    out.add(type);
+    return out;
+  }
+
+  static Object frameType(Type type) {
+    switch (type.getSort()) {
+      case Type.BOOLEAN:
+      case Type.CHAR:
+      case Type.BYTE:
+      case Type.SHORT:
+      case Type.INT:
+        return INTEGER;
+      case Type.FLOAT:
+        return FLOAT;
+      case Type.LONG:
+        return LONG;
+      case Type.DOUBLE:
+        return DOUBLE;
+      case Type.ARRAY:
+        return type.getDescriptor();
+      case Type.OBJECT:
+        return type.getInternalName();
+      default:
+        throw new IllegalArgumentException("no frame type for " + type);
+    }
+  }
+
+  private static FrameNode frame(List<Object> locals, Object... stack) {
+    return new FrameNode(F_NEW, locals.size(), locals.toArray(), stack.length, stack);
+  }
+
+  private boolean startsWithFrame() {
+    for (AbstractInsnNode node : method.instructions) {
+      if (node instanceof FrameNode) {
+        return true;
+      }
+      if (!(node instanceof LabelNode) && !(node instanceof LineNumberNode)) {
+        return false;
+      }
+    }
+    return false;
+  }
+
+  // ---- code ---------------------------------------------------------------------------------
+
+  private void appendEnter(InsnList out) {
+    InsnList call = new InsnList();
+    pushArguments(call, advice.enter(), false);
+    call.add(invoke(advice.enter()));
+    InsnList onError = new InsnList();
+    if (enterSlot >= 0) {
+      call.add(new VarInsnNode(enterType.getOpcode(ISTORE), enterSlot));
+      pushDefault(onError, enterType);
+      onError.add(new VarInsnNode(enterType.getOpcode(ISTORE), enterSlot));
+    }
+    guarded(out, call, onError, initialLocals(), bodyLocals());
+  }
+
+  /** The locals on entry: the receiver uninitialised in a constructor. */
+  private List<Object> initialLocals() {
+    List<Object> locals = parameterLocals();
+    if (isConstructor) {
+      locals.set(0, UNINITIALIZED_THIS);
+    }
+    return locals;
+  }
+
+  private void appendSkipTest(InsnList out, LabelNode skip) {
+    out.add(new VarInsnNode(enterType.getOpcode(ILOAD), enterSlot));
+    if (advice.skip() instanceof Skip.OnInstanceOf on) {
+      out.add(new TypeInsnNode(INSTANCEOF, on.internalName()));
+      out.add(new JumpInsnNode(IFNE, skip));
+      return;
+    }
+    switch (enterType.getSort()) {
+      case Type.LONG:
+        out.add(new InsnNode(LCONST_0));
+        out.add(new InsnNode(LCMP));
+        out.add(new JumpInsnNode(IFNE, skip));
+        break;
+      case Type.FLOAT:
+        out.add(new InsnNode(FCONST_0));
+        out.add(new InsnNode(FCMPL));
+        out.add(new JumpInsnNode(IFNE, skip));
+        break;
+      case Type.DOUBLE:
+        out.add(new InsnNode(DCONST_0));
+        out.add(new InsnNode(DCMPL));
+        out.add(new JumpInsnNode(IFNE, skip));
+        break;
+      case Type.OBJECT:
+      case Type.ARRAY:
+        out.add(new JumpInsnNode(IFNONNULL, skip));
+        break;
+      default:
+        out.add(new JumpInsnNode(IFNE, skip));
+    }
+  }
+
+  private void replaceReturns(LabelNode exit) {
+    for (AbstractInsnNode node : method.instructions.toArray()) {
+      int opcode = node.getOpcode();
+      if (opcode < IRETURN || opcode > RETURN) {
+        continue;
+      }
+      InsnList jump = new InsnList();
+      if (returnSlot >= 0) {
+        jump.add(new VarInsnNode(returnType.getOpcode(ISTORE), returnSlot));
+      }
+      if (thrownSlot >= 0) {
+        jump.add(new InsnNode(ACONST_NULL));
+        jump.add(new VarInsnNode(ASTORE, thrownSlot));
+      }
+      jump.add(new JumpInsnNode(GOTO, exit));
+      method.instructions.insert(node, jump);
+      method.instructions.remove(node);
+    }
+  }
+
+  private void storeDefaultReturn(InsnList out) {
+    if (returnSlot >= 0) {
+      pushDefault(out, returnType);
+      out.add(new VarInsnNode(returnType.getOpcode(ISTORE), returnSlot));
+    }
+  }
+
+  private void appendExit(InsnList out, LabelNode exit) {
+    List<Object> locals = exitLocals();
+    out.add(exit);
+    out.add(frame(locals));
+    InsnList call = new InsnList();
+    pushArguments(call, advice.exit(), true);
+    call.add(invoke(advice.exit()));
+    Type result = advice.exit().returnType();
+    switch (advice.exitResult()) {
+      case REPLACES_RETURN:
+        call.add(new VarInsnNode(returnType.getOpcode(ISTORE), returnSlot));
+        break;
+      case REPLACES_THROWN:
+        call.add(new VarInsnNode(ASTORE, thrownSlot));
+        break;
+      default:
+        if (result.getSize() == 2) {
+          call.add(new InsnNode(POP2));
+        } else if (result.getSize() == 1) {
+          call.add(new InsnNode(POP));
+        }
+    }
+    guarded(out, call, new InsnList(), locals, locals);
+    if (thrownSlot >= 0) {
+      LabelNode returns = new LabelNode();
+      out.add(new VarInsnNode(ALOAD, thrownSlot));
+      out.add(new JumpInsnNode(IFNULL, returns));
+      out.add(new VarInsnNode(ALOAD, thrownSlot));
+      out.add(new InsnNode(ATHROW));
+      out.add(returns);
+      out.add(frame(locals));
+    }
+    if (returnSlot >= 0) {
+      out.add(new VarInsnNode(returnType.getOpcode(ILOAD), returnSlot));
+    }
+    out.add(new InsnNode(returnType.getOpcode(IRETURN)));
+  }
+
+  /**
+   * {@code call}, with what it throws handed to the error hook and {@code onError} run instead;
+   * continues at a frame of {@code after}. The error hook's own failure (its class not visible to
+   * this class's loader) is dropped.
+   */
+  private void guarded(
+      InsnList out, InsnList call, InsnList onError, List<Object> before, List<Object> after) {
+    if (onError.size() == 0 && !after.equals(before)) {
+      throw new IllegalStateException("a call that changes the locals needs code for its failure");
+    }
+    LabelNode start = new LabelNode();
+    LabelNode end = new LabelNode();
+    LabelNode handler = new LabelNode();
+    LabelNode handlerCallEnd = new LabelNode();
+    LabelNode handlerFailed = new LabelNode();
+    LabelNode done = new LabelNode();
+    LabelNode handled = onError.size() == 0 ? done : new LabelNode();
+    out.add(start);
+    out.add(call);
+    out.add(end);
+    out.add(new JumpInsnNode(GOTO, done));
+
+    out.add(handler);
+    out.add(frame(before, THROWABLE));
+    out.add(new LdcInsnNode(errors.module()));
+    out.add(new MethodInsnNode(INVOKESTATIC, errors.owner(), errors.name(), ErrorHook.DESCRIPTOR));
+    out.add(handlerCallEnd);
+    out.add(new JumpInsnNode(GOTO, handled));
+    out.add(handlerFailed);
+    out.add(frame(before, THROWABLE));
+    out.add(new InsnNode(POP));
+    if (handled != done) {
+      out.add(handled);
+      out.add(frame(before));
+      out.add(onError);
+    }
+    out.add(done);
+    out.add(frame(after));
+    method.tryCatchBlocks.add(new TryCatchBlockNode(start, end, handler, THROWABLE));
+    method.tryCatchBlocks.add(
+        new TryCatchBlockNode(handler, handlerCallEnd, handlerFailed, THROWABLE));
+  }
+
+  private void pushArguments(InsnList out, Hook hook, boolean exit) {
+    for (HookArg arg : hook.args()) {
+      if (arg instanceof HookArg.This) {
+        out.add(new VarInsnNode(ALOAD, 0));
+      } else if (arg instanceof HookArg.Argument a) {
+        out.add(new VarInsnNode(argumentTypes[a.index()].getOpcode(ILOAD), slotOf(a.index())));
+      } else if (arg instanceof HookArg.Field f) {
+        out.add(new VarInsnNode(ALOAD, 0));
+        out.add(new FieldInsnNode(GETFIELD, owner, f.name(), instanceFields.get(f.name())));
+      } else if (arg instanceof HookArg.Returned) {
+        out.add(new VarInsnNode(returnType.getOpcode(ILOAD), returnSlot));
+      } else if (arg instanceof HookArg.Thrown) {
+        if (exit && thrownSlot >= 0) {
+          out.add(new VarInsnNode(ALOAD, thrownSlot));
+        } else {
+          out.add(new InsnNode(ACONST_NULL));
+        }
+      } else if (arg instanceof HookArg.Entered) {
+        out.add(new VarInsnNode(enterType.getOpcode(ILOAD), enterSlot));
+      } else if (arg instanceof HookArg.OriginType) {
+        out.add(new LdcInsnNode(Type.getObjectType(owner)));
+      } else {
+        out.add(new LdcInsnNode(method.name + method.desc));
+      }
+    }
+  }
+
+  private int slotOf(int argument) {
+    int slot = isStatic ? 0 : 1;
+    for (int i = 0; i < argument; i++) {
+      slot += argumentTypes[i].getSize();
+    }
+    return slot;
+  }
+
+  private static MethodInsnNode invoke(Hook hook) {
+    return new MethodInsnNode(INVOKESTATIC, hook.owner(), hook.name(), hook.descriptor(), false);
+  }
+
+  private static void pushDefault(InsnList out, Type type) {
+    switch (type.getSort()) {
+      case Type.VOID:
+        return;
+      case Type.LONG:
+        out.add(new InsnNode(LCONST_0));
+        return;
+      case Type.FLOAT:
+        out.add(new InsnNode(FCONST_0));
+        return;
+      case Type.DOUBLE:
+        out.add(new InsnNode(DCONST_0));
+        return;
+      case Type.OBJECT:
+      case Type.ARRAY:
+        out.add(new InsnNode(ACONST_NULL));
+        return;
+      default:
+        out.add(new InsnNode(ICONST_0));
+    }
+  }
+
+  /** The operand stack the added code needs at most: a hook's arguments, or a comparison. */
+  private int stackNeeded() {
+    int needed = 4;
+    for (Hook hook : new Hook[] {advice.enter(), advice.exit()}) {
+      if (hook == null) {
+        continue;
+      }
+      int size = 0;
+      for (Type t : Type.getArgumentTypes(hook.descriptor())) {
+        size += t.getSize();
+      }
+      // The field reads push the receiver before the value replaces it: one more slot.
+      needed = Math.max(needed, Math.max(size + 1, hook.returnType().getSize()));
+    }
+    return needed;
+  }
+}
