@@ -27,12 +27,30 @@ public final class ClassWeaver {
   /** Which advice, if any, goes into a method of the class being woven. */
   @FunctionalInterface
   public interface Plan {
-    /**
-     * The advice for method {@code name} with {@code descriptor} and {@code access} flags, or null
-     * to leave it.
-     */
-    MethodAdvice adviceFor(String name, String descriptor, int access);
+    /** The advice for {@code method}, or null to leave it. */
+    MethodAdvice adviceFor(MethodInfo method);
   }
+
+  /**
+   * The class being woven, as its class file says.
+   *
+   * @param internalName its internal name
+   * @param access its access flags
+   * @param annotations the descriptors of its annotations (visible and invisible)
+   */
+  public record ClassInfo(String internalName, int access, List<String> annotations) {}
+
+  /**
+   * A method of the class being woven, as its class file says.
+   *
+   * @param type the class
+   * @param name the method's name
+   * @param descriptor its descriptor
+   * @param access its access flags
+   * @param annotations the descriptors of its annotations (visible and invisible)
+   */
+  public record MethodInfo(
+      ClassInfo type, String name, String descriptor, int access, List<String> annotations) {}
 
   /**
    * What a weave did.
@@ -66,8 +84,20 @@ public final class ClassWeaver {
       }
       int woven = 0;
       List<String> refused = new ArrayList<>();
+      ClassInfo type =
+          new ClassInfo(
+              node.name,
+              node.access,
+              descriptors(node.visibleAnnotations, node.invisibleAnnotations));
       for (MethodNode method : node.methods) {
-        MethodAdvice advice = plan.adviceFor(method.name, method.desc, method.access);
+        MethodAdvice advice =
+            plan.adviceFor(
+                new MethodInfo(
+                    type,
+                    method.name,
+                    method.desc,
+                    method.access,
+                    descriptors(method.visibleAnnotations, method.invisibleAnnotations)));
         if (advice == null) {
           continue;
         }
@@ -87,5 +117,21 @@ public final class ClassWeaver {
     } catch (RuntimeException | LinkageError e) {
       return new Result(null, 0, List.of("the class could not be woven: " + e));
     }
+  }
+
+  private static List<String> descriptors(
+      List<org.objectweb.asm.tree.AnnotationNode> visible,
+      List<org.objectweb.asm.tree.AnnotationNode> invisible) {
+    if (visible == null && invisible == null) {
+      return List.of();
+    }
+    List<String> out = new ArrayList<>();
+    for (List<org.objectweb.asm.tree.AnnotationNode> list :
+        java.util.Arrays.asList(visible, invisible)) {
+      if (list != null) {
+        list.forEach(a -> out.add(a.desc));
+      }
+    }
+    return out;
   }
 }

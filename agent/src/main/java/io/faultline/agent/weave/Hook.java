@@ -1,65 +1,66 @@
 package io.faultline.agent.weave;
 
 import java.util.List;
+import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.MethodNode;
 
 /**
- * A public static method the woven code calls, and what it passes: {@code owner} is the hook
- * class's internal name ({@code io/faultline/agent/kafka/Hooks}), {@code descriptor} the method's.
- * The woven class's loader must see the hook class; a hook that cannot be linked fails like any
- * other hook error (counted, never thrown to the application).
+ * An advice method to inline: its code, as read from the advice class file with expanded frames,
+ * and what each of its parameters is bound to.
  *
- * @param owner internal name of the class declaring the hook
- * @param name the hook method's name
- * @param descriptor the hook method's descriptor
- * @param args one per hook parameter, in order
+ * @param owner internal name of the advice class
+ * @param code the advice method (public, static, with code)
+ * @param args one per parameter, in order
  */
-public record Hook(String owner, String name, String descriptor, List<HookArg> args) {
+public record Hook(String owner, MethodNode code, List<HookArg> args) {
 
-  /** Rejects a hook whose parameters and arguments do not pair up. */
+  /** Rejects a method that cannot be inlined or whose parameters and bindings do not pair up. */
   public Hook {
     if (owner == null || owner.isEmpty() || owner.indexOf('.') >= 0) {
       throw new IllegalArgumentException(
-          "hook owner '" + owner + "' must be an internal name, e.g. io/faultline/agent/Hooks");
+          "advice class '" + owner + "' must be an internal name, e.g. io/faultline/agent/X");
     }
-    if (name == null || name.isEmpty()) {
-      throw new IllegalArgumentException("hook on " + owner + " needs a method name");
-    }
-    Type[] parameters;
-    try {
-      parameters = Type.getArgumentTypes(descriptor);
-      Type.getReturnType(descriptor);
-    } catch (RuntimeException e) {
+    if ((code.access & Opcodes.ACC_STATIC) == 0 || (code.access & Opcodes.ACC_PUBLIC) == 0) {
       throw new IllegalArgumentException(
-          "hook " + owner + "." + name + " has no valid method descriptor: " + descriptor, e);
+          "advice " + owner + "." + code.name + " must be public and static");
+    }
+    if (code.instructions.size() == 0) {
+      throw new IllegalArgumentException("advice " + owner + "." + code.name + " has no code");
     }
     args = List.copyOf(args);
-    if (parameters.length != args.size()) {
+    int parameters = Type.getArgumentTypes(code.desc).length;
+    if (parameters != args.size()) {
       throw new IllegalArgumentException(
-          "hook "
+          "advice "
               + owner
               + "."
-              + name
-              + descriptor
+              + code.name
+              + code.desc
               + " takes "
-              + parameters.length
+              + parameters
               + " parameters but "
               + args.size()
-              + " arguments were given");
+              + " bindings were given");
     }
-  }
-
-  /** A hook passing {@code args}. */
-  public static Hook of(String owner, String name, String descriptor, HookArg... args) {
-    return new Hook(owner, name, descriptor, List.of(args));
   }
 
   Type returnType() {
-    return Type.getReturnType(descriptor);
+    return Type.getReturnType(code.desc);
   }
 
   Type parameterType(int i) {
-    return Type.getArgumentTypes(descriptor)[i];
+    return Type.getArgumentTypes(code.desc)[i];
+  }
+
+  /** The local slot of parameter {@code i} in the advice method. */
+  int parameterSlot(int i) {
+    int slot = 0;
+    Type[] types = Type.getArgumentTypes(code.desc);
+    for (int p = 0; p < i; p++) {
+      slot += types[p].getSize();
+    }
+    return slot;
   }
 
   boolean uses(Class<? extends HookArg> kind) {
@@ -73,6 +74,6 @@ public record Hook(String owner, String name, String descriptor, List<HookArg> a
 
   @Override
   public String toString() {
-    return owner.replace('/', '.') + "." + name + descriptor;
+    return owner.replace('/', '.') + "." + code.name + code.desc;
   }
 }

@@ -1,22 +1,27 @@
 package io.faultline.agent.weave;
 
 /**
- * A value the woven code passes to a hook method, one per parameter of the hook, in order. What
- * each stands for mirrors the advice annotations it replaces ({@code @Advice.This}, {@code
- * Argument}, {@code FieldValue}, {@code Return}, {@code Thrown}, {@code Enter}, {@code Origin}).
+ * What an advice method's parameter is bound to, one per parameter, in order: the meaning of its
+ * {@link Advice} annotation.
  */
 public sealed interface HookArg {
 
   /** The woven method's receiver; not in static methods. */
   HookArg THIS = new This();
 
-  /** What the method returns; exit hooks only (its type's default when it threw or was skipped). */
-  HookArg RETURNED = new Returned();
+  /** What the method returns; exit only (its type's default when it threw or was skipped). */
+  HookArg RETURNED = new Returned(false);
 
-  /** What the method threw, or null; exit hooks only. */
-  HookArg THROWN = new Thrown();
+  /** {@link #RETURNED}, and what the advice assigns is returned instead. */
+  HookArg RETURNED_WRITABLE = new Returned(true);
 
-  /** What the enter hook returned; exit hooks only. */
+  /** What the method threw, or null; exit only. */
+  HookArg THROWN = new Thrown(false);
+
+  /** {@link #THROWN}, and what the advice assigns is thrown instead (null: return). */
+  HookArg THROWN_WRITABLE = new Thrown(true);
+
+  /** What the enter hook returned; exit only. */
   HookArg ENTERED = new Entered();
 
   /** The woven class, as a {@code Class}. */
@@ -58,11 +63,11 @@ public sealed interface HookArg {
     }
   }
 
-  /** See {@link #RETURNED}. */
-  record Returned() implements HookArg {}
+  /** See {@link #RETURNED} and {@link #RETURNED_WRITABLE}. */
+  record Returned(boolean writable) implements HookArg {}
 
-  /** See {@link #THROWN}. */
-  record Thrown() implements HookArg {}
+  /** See {@link #THROWN} and {@link #THROWN_WRITABLE}. */
+  record Thrown(boolean writable) implements HookArg {}
 
   /** See {@link #ENTERED}. */
   record Entered() implements HookArg {}

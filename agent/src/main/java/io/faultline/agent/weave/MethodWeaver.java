@@ -3,6 +3,7 @@ package io.faultline.agent.weave;
 import static org.objectweb.asm.Opcodes.*;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.objectweb.asm.Type;
@@ -10,6 +11,7 @@ import org.objectweb.asm.commons.AnalyzerAdapter;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.FieldInsnNode;
 import org.objectweb.asm.tree.FrameNode;
+import org.objectweb.asm.tree.IincInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.JumpInsnNode;
@@ -23,7 +25,9 @@ import org.objectweb.asm.tree.TypeInsnNode;
 import org.objectweb.asm.tree.VarInsnNode;
 
 /**
- * Weaves one {@link MethodAdvice} into one method of a class read with expanded frames.
+ * Weaves one {@link MethodAdvice} into one method of a class read with expanded frames: the advice
+ * methods' code is copied in (inlined), as Byte Buddy's advice is, so it runs in the woven class's
+ * loader and may use the library's types.
  *
  * <p>Stack map frames are written, never computed: computing them needs the common superclass of
  * two types, which loads classes inside the class-file transformer. Every frame the woven code adds
@@ -58,6 +62,7 @@ final class MethodWeaver {
   private int returnSlot = -1;
   private int thrownSlot = -1;
   private int maxLocals;
+  private int adviceStack;
 
   MethodWeaver(
       String owner,
@@ -168,10 +173,6 @@ final class MethodWeaver {
     if (advice.skip() instanceof Skip.OnInstanceOf && !isReference(enterType)) {
       return "skipping on an instance needs an enter hook that returns an object";
     }
-    if (advice.exitResult() == MethodAdvice.ExitResult.REPLACES_RETURN
-        && (returnType.getSort() == Type.VOID || !advice.exit().returnType().equals(returnType))) {
-      return "the exit hook must return " + returnType + " to replace the return value";
-    }
     String argsRefused = argumentsRefusal(advice.enter(), false);
     if (argsRefused == null) {
       argsRefused = argumentsRefusal(advice.exit(), true);
@@ -194,23 +195,23 @@ final class MethodWeaver {
       Type value;
       if (arg instanceof HookArg.This) {
         if (isStatic) {
-          return "hook " + hook + " takes the receiver of a static method";
+          return "advice " + hook + " takes the receiver of a static method";
         }
         value = Type.getObjectType(owner);
       } else if (arg instanceof HookArg.Argument a) {
         if (a.index() >= argumentTypes.length) {
-          return "hook " + hook + " takes argument " + a.index() + " of " + method.desc;
+          return "advice " + hook + " takes argument " + a.index() + " of " + method.desc;
         }
         value = argumentTypes[a.index()];
       } else if (arg instanceof HookArg.Field f) {
         String descriptor = instanceFields.get(f.name());
         if (isStatic || descriptor == null) {
-          return "hook " + hook + " reads field " + f.name() + ", not an instance field here";
+          return "advice " + hook + " reads field " + f.name() + ", not an instance field here";
         }
         value = Type.getType(descriptor);
       } else if (arg instanceof HookArg.Returned) {
         if (!exit || returnType.getSort() == Type.VOID) {
-          return "hook " + hook + " takes the return value of " + method.desc;
+          return "advice " + hook + " takes the return value of " + method.desc;
         }
         value = returnType;
       } else if (arg instanceof HookArg.Thrown) {
@@ -223,8 +224,21 @@ final class MethodWeaver {
         value = Type.getType(String.class);
       }
       Type parameter = hook.parameterType(i);
+      boolean writable =
+          arg instanceof HookArg.Returned r && r.writable()
+              || arg instanceof HookArg.Thrown t && t.writable();
+      if (writable && !value.equals(parameter)) {
+        return "advice " + hook + " parameter " + i + " must be " + value + " to be assigned";
+      }
       if (!assignable(value, parameter)) {
-        return "hook " + hook + " parameter " + i + " is " + parameter + ", the value is " + value;
+        return "advice "
+            + hook
+            + " parameter "
+            + i
+            + " is "
+            + parameter
+            + ", the value is "
+            + value;
       }
     }
     return null;
@@ -267,7 +281,7 @@ final class MethodWeaver {
 
   private boolean needsThrownSlot() {
     return advice.exitOnThrowable()
-        || advice.exitResult() == MethodAdvice.ExitResult.REPLACES_THROWN;
+        || advice.exit() != null && advice.exit().args().contains(HookArg.THROWN_WRITABLE);
   }
 
   // ---- frames -------------------------------------------------------------------------------
@@ -374,16 +388,18 @@ final class MethodWeaver {
   // ---- code ---------------------------------------------------------------------------------
 
   private void appendEnter(InsnList out) {
-    InsnList call = new InsnList();
-    pushArguments(call, advice.enter(), false);
-    call.add(invoke(advice.enter()));
     InsnList onError = new InsnList();
     if (enterSlot >= 0) {
-      call.add(new VarInsnNode(enterType.getOpcode(ISTORE), enterSlot));
       pushDefault(onError, enterType);
       onError.add(new VarInsnNode(enterType.getOpcode(ISTORE), enterSlot));
     }
-    guarded(out, call, onError, initialLocals(), bodyLocals());
+    List<Object> before = initialLocals();
+    guarded(
+        out,
+        done -> inline(advice.enter(), false, before, done, enterSlot),
+        onError,
+        before,
+        bodyLocals());
   }
 
   /** The locals on entry: the receiver uninitialised in a constructor. */
@@ -458,25 +474,8 @@ final class MethodWeaver {
     List<Object> locals = exitLocals();
     out.add(exit);
     out.add(frame(locals));
-    InsnList call = new InsnList();
-    pushArguments(call, advice.exit(), true);
-    call.add(invoke(advice.exit()));
-    Type result = advice.exit().returnType();
-    switch (advice.exitResult()) {
-      case REPLACES_RETURN:
-        call.add(new VarInsnNode(returnType.getOpcode(ISTORE), returnSlot));
-        break;
-      case REPLACES_THROWN:
-        call.add(new VarInsnNode(ASTORE, thrownSlot));
-        break;
-      default:
-        if (result.getSize() == 2) {
-          call.add(new InsnNode(POP2));
-        } else if (result.getSize() == 1) {
-          call.add(new InsnNode(POP));
-        }
-    }
-    guarded(out, call, new InsnList(), locals, locals);
+    guarded(
+        out, done -> inline(advice.exit(), true, locals, done, -1), new InsnList(), locals, locals);
     if (thrownSlot >= 0) {
       LabelNode returns = new LabelNode();
       out.add(new VarInsnNode(ALOAD, thrownSlot));
@@ -493,14 +492,120 @@ final class MethodWeaver {
   }
 
   /**
-   * {@code call}, with what it throws handed to the error hook and {@code onError} run instead;
-   * continues at a frame of {@code after}. The error hook's own failure (its class not visible to
-   * this class's loader) is dropped.
+   * The advice's code, to run with the locals {@code outer}: its parameters are stored from what
+   * they are bound to into slots of its own after every other, its own locals follow, its frames
+   * are {@code outer} with its locals placed there, and each of its returns stores the result in
+   * {@code resultSlot} (drops it when negative), writes the assignable parameters back and jumps to
+   * {@code done}. Its exception handlers come before the guard's, so they keep precedence.
+   */
+  private InsnList inline(
+      Hook hook, boolean exit, List<Object> outer, LabelNode done, int resultSlot) {
+    InsnList out = new InsnList();
+    int base = maxLocals;
+    maxLocals += Math.max(hook.code().maxLocals, 1);
+    for (int i = 0; i < hook.args().size(); i++) {
+      Type type = hook.parameterType(i);
+      pushBinding(out, hook.args().get(i), exit, type);
+      out.add(new VarInsnNode(type.getOpcode(ISTORE), base + hook.parameterSlot(i)));
+    }
+    Map<LabelNode, LabelNode> labels = new HashMap<>();
+    for (AbstractInsnNode insn : hook.code().instructions) {
+      if (insn instanceof LabelNode label) {
+        labels.put(label, new LabelNode());
+      }
+    }
+    boolean started = false;
+    for (AbstractInsnNode insn : hook.code().instructions) {
+      if (insn instanceof LineNumberNode) {
+        continue;
+      }
+      if (insn instanceof FrameNode f) {
+        if (!started && hook.args().isEmpty()) {
+          // Its first frame must not share an offset with the one before the guarded block.
+          out.add(new InsnNode(NOP));
+        }
+        FrameNode copy = (FrameNode) f.clone(labels);
+        copy.local = withLocals(outer, base, copy.local == null ? List.of() : copy.local);
+        out.add(copy);
+        started = true;
+        continue;
+      }
+      int opcode = insn.getOpcode();
+      if (opcode >= IRETURN && opcode <= RETURN) {
+        Type result = hook.returnType();
+        if (resultSlot >= 0) {
+          out.add(new VarInsnNode(result.getOpcode(ISTORE), resultSlot));
+        } else if (result.getSize() == 2) {
+          out.add(new InsnNode(POP2));
+        } else if (result.getSize() == 1) {
+          out.add(new InsnNode(POP));
+        }
+        writeBack(out, hook, base);
+        out.add(new JumpInsnNode(GOTO, done));
+        started = true;
+        continue;
+      }
+      AbstractInsnNode copy = insn.clone(labels);
+      if (copy instanceof VarInsnNode v) {
+        v.var += base;
+      } else if (copy instanceof IincInsnNode inc) {
+        inc.var += base;
+      }
+      out.add(copy);
+      if (opcode >= 0) {
+        started = true;
+      }
+    }
+    for (TryCatchBlockNode t : hook.code().tryCatchBlocks) {
+      method.tryCatchBlocks.add(
+          new TryCatchBlockNode(
+              labels.get(t.start), labels.get(t.end), labels.get(t.handler), t.type));
+    }
+    adviceStack = Math.max(adviceStack, hook.code().maxStack);
+    return out;
+  }
+
+  /** {@code outer}, then the advice's frame locals from slot {@code base}. */
+  private static List<Object> withLocals(List<Object> outer, int base, List<Object> advice) {
+    List<Object> out = new ArrayList<>(outer);
+    int used = 0;
+    for (Object t : outer) {
+      used += t == LONG || t == DOUBLE ? 2 : 1;
+    }
+    for (; used < base; used++) {
+      out.add(TOP);
+    }
+    out.addAll(advice);
+    return out;
+  }
+
+  private void writeBack(InsnList out, Hook hook, int base) {
+    for (int i = 0; i < hook.args().size(); i++) {
+      HookArg arg = hook.args().get(i);
+      Type type = hook.parameterType(i);
+      if (arg instanceof HookArg.Returned r && r.writable()) {
+        out.add(new VarInsnNode(type.getOpcode(ILOAD), base + hook.parameterSlot(i)));
+        out.add(new VarInsnNode(returnType.getOpcode(ISTORE), returnSlot));
+      } else if (arg instanceof HookArg.Thrown t && t.writable()) {
+        out.add(new VarInsnNode(ALOAD, base + hook.parameterSlot(i)));
+        out.add(new VarInsnNode(ASTORE, thrownSlot));
+      }
+    }
+  }
+
+  /**
+   * The code {@code body} makes (it ends by jumping to the label it is given), with what it throws
+   * handed to the error hook and {@code onError} run instead; continues at a frame of {@code
+   * after}. The error hook's own failure (its class not visible to this class's loader) is dropped.
    */
   private void guarded(
-      InsnList out, InsnList call, InsnList onError, List<Object> before, List<Object> after) {
+      InsnList out,
+      java.util.function.Function<LabelNode, InsnList> body,
+      InsnList onError,
+      List<Object> before,
+      List<Object> after) {
     if (onError.size() == 0 && !after.equals(before)) {
-      throw new IllegalStateException("a call that changes the locals needs code for its failure");
+      throw new IllegalStateException("code that changes the locals needs code for its failure");
     }
     LabelNode start = new LabelNode();
     LabelNode end = new LabelNode();
@@ -510,9 +615,8 @@ final class MethodWeaver {
     LabelNode done = new LabelNode();
     LabelNode handled = onError.size() == 0 ? done : new LabelNode();
     out.add(start);
-    out.add(call);
+    out.add(body.apply(done));
     out.add(end);
-    out.add(new JumpInsnNode(GOTO, done));
 
     out.add(handler);
     out.add(frame(before, THROWABLE));
@@ -530,35 +634,34 @@ final class MethodWeaver {
     }
     out.add(done);
     out.add(frame(after));
+    // After the advice's own handlers, which lie inside this range.
     method.tryCatchBlocks.add(new TryCatchBlockNode(start, end, handler, THROWABLE));
     method.tryCatchBlocks.add(
         new TryCatchBlockNode(handler, handlerCallEnd, handlerFailed, THROWABLE));
   }
 
-  private void pushArguments(InsnList out, Hook hook, boolean exit) {
-    for (HookArg arg : hook.args()) {
-      if (arg instanceof HookArg.This) {
-        out.add(new VarInsnNode(ALOAD, 0));
-      } else if (arg instanceof HookArg.Argument a) {
-        out.add(new VarInsnNode(argumentTypes[a.index()].getOpcode(ILOAD), slotOf(a.index())));
-      } else if (arg instanceof HookArg.Field f) {
-        out.add(new VarInsnNode(ALOAD, 0));
-        out.add(new FieldInsnNode(GETFIELD, owner, f.name(), instanceFields.get(f.name())));
-      } else if (arg instanceof HookArg.Returned) {
-        out.add(new VarInsnNode(returnType.getOpcode(ILOAD), returnSlot));
-      } else if (arg instanceof HookArg.Thrown) {
-        if (exit && thrownSlot >= 0) {
-          out.add(new VarInsnNode(ALOAD, thrownSlot));
-        } else {
-          out.add(new InsnNode(ACONST_NULL));
-        }
-      } else if (arg instanceof HookArg.Entered) {
-        out.add(new VarInsnNode(enterType.getOpcode(ILOAD), enterSlot));
-      } else if (arg instanceof HookArg.OriginType) {
-        out.add(new LdcInsnNode(Type.getObjectType(owner)));
+  private void pushBinding(InsnList out, HookArg arg, boolean exit, Type parameter) {
+    if (arg instanceof HookArg.This) {
+      out.add(new VarInsnNode(ALOAD, 0));
+    } else if (arg instanceof HookArg.Argument a) {
+      out.add(new VarInsnNode(argumentTypes[a.index()].getOpcode(ILOAD), slotOf(a.index())));
+    } else if (arg instanceof HookArg.Field f) {
+      out.add(new VarInsnNode(ALOAD, 0));
+      out.add(new FieldInsnNode(GETFIELD, owner, f.name(), instanceFields.get(f.name())));
+    } else if (arg instanceof HookArg.Returned) {
+      out.add(new VarInsnNode(returnType.getOpcode(ILOAD), returnSlot));
+    } else if (arg instanceof HookArg.Thrown) {
+      if (exit && thrownSlot >= 0) {
+        out.add(new VarInsnNode(ALOAD, thrownSlot));
       } else {
-        out.add(new LdcInsnNode(method.name + method.desc));
+        out.add(new InsnNode(ACONST_NULL));
       }
+    } else if (arg instanceof HookArg.Entered) {
+      out.add(new VarInsnNode(enterType.getOpcode(ILOAD), enterSlot));
+    } else if (arg instanceof HookArg.OriginType) {
+      out.add(new LdcInsnNode(Type.getObjectType(owner)));
+    } else {
+      out.add(new LdcInsnNode(method.name + method.desc));
     }
   }
 
@@ -568,10 +671,6 @@ final class MethodWeaver {
       slot += argumentTypes[i].getSize();
     }
     return slot;
-  }
-
-  private static MethodInsnNode invoke(Hook hook) {
-    return new MethodInsnNode(INVOKESTATIC, hook.owner(), hook.name(), hook.descriptor(), false);
   }
 
   private static void pushDefault(InsnList out, Type type) {
@@ -596,20 +695,8 @@ final class MethodWeaver {
     }
   }
 
-  /** The operand stack the added code needs at most: a hook's arguments, or a comparison. */
+  /** The operand stack the added code needs at most: the advice's own, a binding, a comparison. */
   private int stackNeeded() {
-    int needed = 4;
-    for (Hook hook : new Hook[] {advice.enter(), advice.exit()}) {
-      if (hook == null) {
-        continue;
-      }
-      int size = 0;
-      for (Type t : Type.getArgumentTypes(hook.descriptor())) {
-        size += t.getSize();
-      }
-      // The field reads push the receiver before the value replaces it: one more slot.
-      needed = Math.max(needed, Math.max(size + 1, hook.returnType().getSize()));
-    }
-    return needed;
+    return Math.max(adviceStack, 4);
   }
 }

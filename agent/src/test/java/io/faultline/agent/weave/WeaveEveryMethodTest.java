@@ -27,59 +27,17 @@ class WeaveEveryMethodTest {
   private static final ErrorHook ERRORS = new ErrorHook(RECORDER, "suppressed", "every-method");
 
   private static final MethodAdvice INSTANCE =
-      MethodAdvice.enter(
-              Hook.of(
-                  RECORDER, "enterObject", "(Ljava/lang/Object;)Ljava/lang/Object;", HookArg.THIS))
-          .exit(
-              Hook.of(
-                  RECORDER,
-                  "exitAny",
-                  "(Ljava/lang/Object;Ljava/lang/Throwable;)V",
-                  HookArg.ENTERED,
-                  HookArg.THROWN))
-          .onThrowable()
-          .build();
-
+      ClassWeaverTest.advice(EveryMethodAdvice.Instance.class);
   private static final MethodAdvice REFERENCE_RETURN =
-      MethodAdvice.exit(
-              Hook.of(
-                  RECORDER,
-                  "exitReturned",
-                  "(Ljava/lang/Object;Ljava/lang/Throwable;)V",
-                  HookArg.RETURNED,
-                  HookArg.THROWN))
-          .onThrowable()
-          .build();
-
-  private static final MethodAdvice STATIC =
-      MethodAdvice.enter(
-              Hook.of(
-                  RECORDER,
-                  "origin",
-                  "(Ljava/lang/Class;Ljava/lang/String;)V",
-                  HookArg.ORIGIN_TYPE,
-                  HookArg.ORIGIN_METHOD))
-          .exit(
-              Hook.of(
-                  RECORDER,
-                  "origin",
-                  "(Ljava/lang/Class;Ljava/lang/String;)V",
-                  HookArg.ORIGIN_TYPE,
-                  HookArg.ORIGIN_METHOD))
-          .onThrowable()
-          .build();
-
+      ClassWeaverTest.advice(EveryMethodAdvice.ReferenceReturn.class);
+  private static final MethodAdvice STATIC = ClassWeaverTest.advice(TestAdvice.Origins.class);
   private static final MethodAdvice CONSTRUCTOR =
-      MethodAdvice.exit(
-              Hook.of(
-                  RECORDER,
-                  "exitAny",
-                  "(Ljava/lang/Object;Ljava/lang/Throwable;)V",
-                  HookArg.THIS,
-                  HookArg.THROWN))
-          .build();
+      ClassWeaverTest.advice(EveryMethodAdvice.Constructor.class);
 
-  private static MethodAdvice adviceFor(String name, String descriptor, int access) {
+  private static MethodAdvice adviceFor(ClassWeaver.MethodInfo m) {
+    String name = m.name();
+    String descriptor = m.descriptor();
+    int access = m.access();
     if (name.equals("<clinit>") || (access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) {
       return null;
     }
