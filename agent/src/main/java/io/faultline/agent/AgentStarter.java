@@ -55,11 +55,6 @@ final class AgentStarter {
   /** How long the start waits for loads still in the transformer when the modules are in. */
   private static final long END_STARTUP_WAIT_MILLIS = 2_000;
 
-  /**
-   * How long after the start the type descriptions it parsed (about 3 MB) are kept for the weaves
-   * of an application start-up still going on.
-   */
-  private static final long START_DESCRIPTIONS_MILLIS = 5_000;
 
   /** Set under {@link #LOCK} by the first start; the runtime itself appears later. */
   private static boolean started;
@@ -178,9 +173,6 @@ final class AgentStarter {
         err,
         "weaving classes loaded during the start",
         () -> lateWoven[0] = installer.weaveLate(early));
-    // Weaves soon after the start (an application's own start-up goes on) still find them.
-    scheduler.schedule(
-        installer::forgetStartDescriptions, START_DESCRIPTIONS_MILLIS, TimeUnit.MILLISECONDS);
     AgentStartup startup =
         new AgentStartup(
             deferred.startupNanos(),

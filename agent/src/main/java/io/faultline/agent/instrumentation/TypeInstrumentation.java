@@ -1,59 +1,65 @@
 package io.faultline.agent.instrumentation;
 
+import io.faultline.agent.weave.ClassWeaver.ClassInfo;
 import java.util.List;
 import java.util.Objects;
-import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.matcher.ElementMatcher;
-import net.bytebuddy.matcher.ElementMatchers;
+import java.util.function.Predicate;
 
 /**
- * The advice one {@link InstrumentationModule} weaves into the types that match {@link
- * #typeMatcher()}.
+ * The advice one {@link InstrumentationModule} weaves into one type, named exactly ({@link
+ * #forType}), or into the types a class-file test accepts ({@link #forTypes}).
  *
- * @param typeMatcher which types, by name (e.g. {@code named(...)}, {@code nameStartsWith(...)});
- *     it is evaluated for every class the application loads, so keep it to names
+ * @param typeName the one type's binary name, or null for {@code typeFilter}
+ * @param typeFilter which types, from their class file (modifiers, annotations), when {@code
+ *     typeName} is null; it sees only classes the module's {@link InstrumentationModule#mayMatch}
+ *     let through
  * @param advice the methods and the advice class for each
- * @param typeName the one type's binary name when the matcher is exactly that name ({@link
- *     #forType}), else null
  */
 public record TypeInstrumentation(
-    ElementMatcher<? super TypeDescription> typeMatcher,
-    List<AdviceBinding> advice,
-    String typeName) {
+    String typeName, Predicate<ClassInfo> typeFilter, List<AdviceBinding> advice) {
 
-  /** Copies. */
+  /** Copies; requires a name or a filter, and advice. */
   public TypeInstrumentation {
-    Objects.requireNonNull(typeMatcher, "typeMatcher");
+    if ((typeName == null) == (typeFilter == null)) {
+      throw new IllegalArgumentException("a type instrumentation needs a type name or a filter");
+    }
     advice = List.copyOf(advice);
     if (advice.isEmpty()) {
       throw new IllegalArgumentException("a type instrumentation needs at least one advice");
     }
   }
 
-  /** The types {@code typeMatcher} matches, with {@code advice}. */
-  public TypeInstrumentation(
-      ElementMatcher<? super TypeDescription> typeMatcher, List<AdviceBinding> advice) {
-    this(typeMatcher, advice, null);
-  }
-
   /** The type named {@code typeName} exactly, with {@code advice}. */
   public static TypeInstrumentation forType(String typeName, AdviceBinding... advice) {
-    return new TypeInstrumentation(ElementMatchers.named(typeName), List.of(advice), typeName);
+    Objects.requireNonNull(typeName, "typeName");
+    return new TypeInstrumentation(typeName, null, List.of(advice));
+  }
+
+  /** The types whose class file {@code typeFilter} accepts, with {@code advice}. */
+  public static TypeInstrumentation forTypes(
+      Predicate<ClassInfo> typeFilter, AdviceBinding... advice) {
+    Objects.requireNonNull(typeFilter, "typeFilter");
+    return new TypeInstrumentation(null, typeFilter, List.of(advice));
+  }
+
+  /** Whether this instruments the class {@code type} (internal name in {@code type}). */
+  boolean instruments(ClassInfo type) {
+    return typeName != null
+        ? typeName.replace('.', '/').equals(type.internalName())
+        : typeFilter.test(type);
   }
 
   /**
    * One advice class applied to the methods that match.
    *
    * @param methods which methods of the matched type (declared there, not inherited)
-   * @param adviceClassName the advice class, by name, so it is never loaded by matching; it must be
-   *     in the agent jar
+   * @param adviceClassName the advice class, by name, so it is never loaded; it must be in the
+   *     agent jar, its methods annotated with {@link io.faultline.agent.weave.Advice}
    * @param required whether the module is incompatible when no declared method of a matched type
    *     matches (a method renamed or removed in this library version): it is then turned off as a
    *     whole rather than half-woven
    */
-  public record AdviceBinding(
-      ElementMatcher<? super MethodDescription> methods, String adviceClassName, boolean required) {
+  public record AdviceBinding(MethodMatcher methods, String adviceClassName, boolean required) {
 
     /** Requires every part. */
     public AdviceBinding {
@@ -62,8 +68,7 @@ public record TypeInstrumentation(
     }
 
     /** A required binding. */
-    public static AdviceBinding of(
-        ElementMatcher<? super MethodDescription> methods, String adviceClassName) {
+    public static AdviceBinding of(MethodMatcher methods, String adviceClassName) {
       return new AdviceBinding(methods, adviceClassName, true);
     }
   }

@@ -1,6 +1,6 @@
 package io.faultline.agent.jdbc;
 
-import net.bytebuddy.asm.Advice;
+import io.faultline.agent.weave.Advice;
 
 /** After a {@code HikariDataSource} constructor: hands the new instance to {@link HikariPools}. */
 public final class HikariConstructedAdvice {

@@ -1,6 +1,6 @@
 package io.faultline.agent.jdbc;
 
-import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
+import static io.faultline.agent.instrumentation.MethodMatcher.isConstructor;
 
 import io.faultline.agent.instrumentation.InstrumentationModule;
 import io.faultline.agent.instrumentation.ModuleSwitch;

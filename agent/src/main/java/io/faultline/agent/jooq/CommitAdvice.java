@@ -1,6 +1,6 @@
 package io.faultline.agent.jooq;
 
-import net.bytebuddy.asm.Advice;
+import io.faultline.agent.weave.Advice;
 
 /**
  * Around a jOOQ transaction provider's {@code commit(TransactionContext)}: the guard's commit

@@ -1,9 +1,9 @@
 package io.faultline.agent.jooq;
 
-import static net.bytebuddy.matcher.ElementMatchers.isPublic;
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+import static io.faultline.agent.instrumentation.MethodMatcher.isPublic;
+import static io.faultline.agent.instrumentation.MethodMatcher.named;
+import static io.faultline.agent.instrumentation.MethodMatcher.takesArgument;
+import static io.faultline.agent.instrumentation.MethodMatcher.takesArguments;
 
 import io.faultline.agent.instrumentation.InstrumentationModule;
 import io.faultline.agent.instrumentation.ModuleSwitch;
@@ -11,8 +11,7 @@ import io.faultline.agent.instrumentation.TypeInstrumentation;
 import io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding;
 import io.faultline.jooq.JooqConfigKeys;
 import java.util.List;
-import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.matcher.ElementMatcher;
+import io.faultline.agent.instrumentation.MethodMatcher;
 
 /**
  * jooq-guard's accounting, nesting policy and timeouts on jOOQ's own transaction providers, without
@@ -67,10 +66,10 @@ public final class JooqTransactionModule implements InstrumentationModule {
         .toList();
   }
 
-  private static ElementMatcher<MethodDescription> phase(String name) {
+  private static MethodMatcher phase(String name) {
     return named(name)
         .and(isPublic())
         .and(takesArguments(1))
-        .and(takesArgument(0, named("org.jooq.TransactionContext")));
+        .and(takesArgument(0, "org.jooq.TransactionContext"));
   }
 }

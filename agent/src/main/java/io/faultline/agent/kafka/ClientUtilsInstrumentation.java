@@ -1,13 +1,13 @@
 package io.faultline.agent.kafka;
 
-import static net.bytebuddy.matcher.ElementMatchers.isStatic;
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.returns;
-import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
+import static io.faultline.agent.instrumentation.MethodMatcher.isStatic;
+import static io.faultline.agent.instrumentation.MethodMatcher.named;
+import static io.faultline.agent.instrumentation.MethodMatcher.returns;
+import static io.faultline.agent.instrumentation.MethodMatcher.takesArgument;
 
 import io.faultline.agent.instrumentation.TypeInstrumentation;
 import io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding;
-import net.bytebuddy.asm.Advice;
+import io.faultline.agent.weave.Advice;
 import org.apache.kafka.common.config.AbstractConfig;
 
 /**
@@ -36,7 +36,7 @@ public final class ClientUtilsInstrumentation {
         AdviceBinding.of(
             named("createNetworkClient")
                 .and(isStatic())
-                .and(takesArgument(0, named(ABSTRACT_CONFIG))),
+                .and(takesArgument(0, ABSTRACT_CONFIG)),
             ConfigCheckAdvice.class.getName()));
   }
 
@@ -45,8 +45,8 @@ public final class ClientUtilsInstrumentation {
         TYPE,
         new AdviceBinding(
             named("createNetworkClient")
-                .and(takesArgument(0, named(ABSTRACT_CONFIG)))
-                .and(returns(named(NetworkClientInstrumentation.TYPE))),
+                .and(takesArgument(0, ABSTRACT_CONFIG))
+                .and(returns(NetworkClientInstrumentation.TYPE)),
             TimeoutsAdvice.class.getName(),
             false));
   }

@@ -1,14 +1,13 @@
 package io.faultline.agent.kafka;
 
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+import static io.faultline.agent.instrumentation.MethodMatcher.named;
+import static io.faultline.agent.instrumentation.MethodMatcher.takesArgument;
+import static io.faultline.agent.instrumentation.MethodMatcher.takesArguments;
 
 import io.faultline.agent.instrumentation.TypeInstrumentation;
 import io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding;
-import net.bytebuddy.asm.Advice;
-import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.matcher.ElementMatcher;
+import io.faultline.agent.weave.Advice;
+import io.faultline.agent.instrumentation.MethodMatcher;
 
 /**
  * Everything the agent weaves into kafka-clients' {@code ClusterConnectionStates}, all for the
@@ -33,7 +32,7 @@ public final class ConnectionStatesInstrumentation {
         AdviceBinding.of(nodeAndTime("disconnected"), DisconnectedAdvice.class.getName()));
   }
 
-  private static ElementMatcher.Junction<MethodDescription> nodeAndTime(String name) {
+  private static MethodMatcher nodeAndTime(String name) {
     return named(name)
         .and(takesArguments(2))
         .and(takesArgument(0, String.class))

@@ -1,11 +1,11 @@
 package io.faultline.agent.kafka;
 
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+import static io.faultline.agent.instrumentation.MethodMatcher.named;
+import static io.faultline.agent.instrumentation.MethodMatcher.takesArguments;
 
 import io.faultline.agent.instrumentation.TypeInstrumentation;
 import io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding;
-import net.bytebuddy.asm.Advice;
+import io.faultline.agent.weave.Advice;
 import org.apache.kafka.common.network.KafkaChannel;
 
 /**

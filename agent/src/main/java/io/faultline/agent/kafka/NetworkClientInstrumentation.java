@@ -1,12 +1,12 @@
 package io.faultline.agent.kafka;
 
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+import static io.faultline.agent.instrumentation.MethodMatcher.named;
+import static io.faultline.agent.instrumentation.MethodMatcher.takesArgument;
+import static io.faultline.agent.instrumentation.MethodMatcher.takesArguments;
 
 import io.faultline.agent.instrumentation.TypeInstrumentation;
 import io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding;
-import net.bytebuddy.asm.Advice;
+import io.faultline.agent.weave.Advice;
 import org.apache.kafka.clients.ClientRequest;
 import org.apache.kafka.clients.NetworkClient;
 import org.apache.kafka.common.Node;
@@ -36,7 +36,7 @@ public final class NetworkClientInstrumentation {
         AdviceBinding.of(
             named("initiateConnect")
                 .and(takesArguments(2))
-                .and(takesArgument(0, named("org.apache.kafka.common.Node"))),
+                .and(takesArgument(0, "org.apache.kafka.common.Node")),
             InitiateConnectAdvice.class.getName()),
         AdviceBinding.of(named("close").and(takesArguments(0)), CloseAdvice.class.getName()));
   }
@@ -47,7 +47,7 @@ public final class NetworkClientInstrumentation {
         AdviceBinding.of(
             named("doSend")
                 .and(takesArguments(4))
-                .and(takesArgument(0, named("org.apache.kafka.clients.ClientRequest"))),
+                .and(takesArgument(0, "org.apache.kafka.clients.ClientRequest")),
             DoSendAdvice.class.getName()));
   }
 

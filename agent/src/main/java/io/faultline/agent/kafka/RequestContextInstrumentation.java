@@ -1,11 +1,11 @@
 package io.faultline.agent.kafka;
 
-import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
+import static io.faultline.agent.instrumentation.MethodMatcher.isConstructor;
 
 import io.faultline.agent.instrumentation.TypeInstrumentation;
 import io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding;
 import io.faultline.kafka.broker.RequestClientIds;
-import net.bytebuddy.asm.Advice;
+import io.faultline.agent.weave.Advice;
 import org.apache.kafka.common.requests.RequestHeader;
 
 /**

@@ -1,15 +1,15 @@
 package io.faultline.agent.kafka;
 
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+import static io.faultline.agent.instrumentation.MethodMatcher.named;
+import static io.faultline.agent.instrumentation.MethodMatcher.takesArgument;
+import static io.faultline.agent.instrumentation.MethodMatcher.takesArguments;
 
 import io.faultline.agent.instrumentation.TypeInstrumentation;
 import io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.List;
-import net.bytebuddy.asm.Advice;
+import io.faultline.agent.weave.Advice;
 import org.apache.kafka.common.network.KafkaChannel;
 import org.apache.kafka.common.network.NetworkReceive;
 import org.apache.kafka.common.network.NetworkSend;
@@ -38,12 +38,12 @@ public final class SelectorInstrumentation {
         AdviceBinding.of(
             named("buildAndAttachKafkaChannel")
                 .and(takesArguments(3))
-                .and(takesArgument(0, named("java.nio.channels.SocketChannel"))),
+                .and(takesArgument(0, "java.nio.channels.SocketChannel")),
             ChannelOpenAdvice.class.getName()),
         AdviceBinding.of(
             named("close")
                 .and(takesArguments(2))
-                .and(takesArgument(0, named(KafkaChannelInstrumentation.TYPE))),
+                .and(takesArgument(0, KafkaChannelInstrumentation.TYPE)),
             ChannelCloseAdvice.class.getName()));
   }
 
@@ -53,7 +53,7 @@ public final class SelectorInstrumentation {
         AdviceBinding.of(
             named("write")
                 .and(takesArguments(1))
-                .and(takesArgument(0, named(KafkaChannelInstrumentation.TYPE))),
+                .and(takesArgument(0, KafkaChannelInstrumentation.TYPE)),
             WriteAdvice.class.getName()),
         AdviceBinding.of(
             named("attemptRead").and(takesArguments(1)), AttemptReadAdvice.class.getName()),

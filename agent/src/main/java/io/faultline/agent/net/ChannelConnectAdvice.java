@@ -2,7 +2,7 @@ package io.faultline.agent.net;
 
 import io.faultline.bootstrap.ConnectHook;
 import java.net.SocketAddress;
-import net.bytebuddy.asm.Advice;
+import io.faultline.agent.weave.Advice;
 
 /**
  * Exit advice of {@code SocketChannelImpl.connect(SocketAddress)}: {@code true} means connected now

@@ -3,7 +3,7 @@ package io.faultline.agent.net;
 import io.faultline.bootstrap.ConnectHook;
 import java.net.SocketAddress;
 import java.nio.channels.SocketChannel;
-import net.bytebuddy.asm.Advice;
+import io.faultline.agent.weave.Advice;
 
 /**
  * Advice of {@code SocketChannelImpl.finishConnect()}: counts a pending connect once, on the call

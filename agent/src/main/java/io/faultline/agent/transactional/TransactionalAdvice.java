@@ -1,6 +1,6 @@
 package io.faultline.agent.transactional;
 
-import net.bytebuddy.asm.Advice;
+import io.faultline.agent.weave.Advice;
 
 /**
  * Around a transactional method: pushes and pops it on the thread's {@link TransactionalNesting}.

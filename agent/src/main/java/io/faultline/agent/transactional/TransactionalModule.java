@@ -1,25 +1,20 @@
 package io.faultline.agent.transactional;
 
-import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
-import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
-import static net.bytebuddy.matcher.ElementMatchers.isDeclaredBy;
-import static net.bytebuddy.matcher.ElementMatchers.isPublic;
-import static net.bytebuddy.matcher.ElementMatchers.isStatic;
-import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
-import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
-import static net.bytebuddy.matcher.ElementMatchers.not;
+import static io.faultline.agent.instrumentation.MethodMatcher.isAbstract;
+import static io.faultline.agent.instrumentation.MethodMatcher.isConstructor;
+import static io.faultline.agent.instrumentation.MethodMatcher.isPublic;
+import static io.faultline.agent.instrumentation.MethodMatcher.isStatic;
+import static io.faultline.agent.instrumentation.MethodMatcher.isSynthetic;
+import static io.faultline.agent.instrumentation.MethodMatcher.not;
 
 import io.faultline.agent.instrumentation.ClassFileBytes;
 import io.faultline.agent.instrumentation.InstrumentationModule;
 import io.faultline.agent.instrumentation.ModuleSwitch;
 import io.faultline.agent.instrumentation.TypeInstrumentation;
 import io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding;
+import io.faultline.agent.instrumentation.MethodMatcher;
 import java.util.List;
-import net.bytebuddy.description.annotation.AnnotationDescription;
-import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.matcher.ElementMatcher;
-import net.bytebuddy.matcher.ElementMatchers;
+import org.objectweb.asm.Opcodes;
 
 /**
  * Weaves every method annotated with a transactional annotation (or every public method of an
@@ -116,32 +111,27 @@ public final class TransactionalModule implements InstrumentationModule {
 
   @Override
   public List<TypeInstrumentation> types() {
-    ElementMatcher.Junction<AnnotationDescription> transactional =
-        new ElementMatcher.Junction.AbstractBase<>() {
-          @Override
-          public boolean matches(AnnotationDescription annotation) {
-            return TransactionalAnnotations.isTransactional(
-                annotation.getAnnotationType().getName());
-          }
-        };
-    ElementMatcher.Junction<MethodDescription> annotatedMethod =
-        ElementMatchers.declaresAnnotation(transactional);
-    ElementMatcher.Junction<TypeDescription> annotatedType =
-        ElementMatchers.declaresAnnotation(transactional);
-    ElementMatcher.Junction<TypeDescription> types =
-        not(nameStartsWith("org.springframework."))
-            .and(not(ElementMatchers.isInterface()))
-            .and(annotatedType.or(ElementMatchers.declaresMethod(annotatedMethod)));
-    ElementMatcher.Junction<MethodDescription> methods =
+    MethodMatcher annotatedMethod =
+        MethodMatcher.annotatedWith(
+            TransactionalAnnotations::isTransactional, "a transactional annotation");
+    MethodMatcher methods =
         not(isConstructor())
             .and(not(isAbstract()))
             .and(not(isSynthetic()))
             .and(
                 annotatedMethod.or(
-                    isPublic().and(not(isStatic())).and(isDeclaredBy(annotatedType))));
+                    isPublic()
+                        .and(not(isStatic()))
+                        .and(
+                            MethodMatcher.declaredByTypeAnnotatedWith(
+                                TransactionalAnnotations::isTransactional,
+                                "a transactional annotation"))));
     return List.of(
         new TypeInstrumentation(
-            types,
+            null,
+            type ->
+                (type.access() & Opcodes.ACC_INTERFACE) == 0
+                    && !startsWithPackage(type.internalName(), "org.springframework."),
             List.of(new AdviceBinding(methods, TransactionalAdvice.class.getName(), false))));
   }
 }

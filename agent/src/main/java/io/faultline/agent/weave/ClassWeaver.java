@@ -5,6 +5,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.ClassNode;
@@ -74,48 +76,95 @@ public final class ClassWeaver {
       if (version < OLDEST_VERSION) {
         return new Result(null, 0, List.of("class file version " + version + " is too old"));
       }
-      ClassNode node = new ClassNode(Opcodes.ASM9);
-      reader.accept(node, ClassReader.EXPAND_FRAMES);
+      // First the plan, from the class file without its code.
+      ClassNode outline = new ClassNode(Opcodes.ASM9);
+      reader.accept(outline, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG);
+      Map<String, MethodAdvice> planned = new HashMap<>();
+      ClassInfo type = classInfo(outline);
+      for (MethodNode method : outline.methods) {
+        MethodAdvice advice = plan.adviceFor(methodInfo(type, method));
+        if (advice != null) {
+          planned.put(method.name + method.desc, advice);
+        }
+      }
+      if (planned.isEmpty()) {
+        return new Result(null, 0, List.of());
+      }
       Map<String, String> fields = new HashMap<>();
-      for (FieldNode f : node.fields) {
+      for (FieldNode f : outline.fields) {
         if ((f.access & Opcodes.ACC_STATIC) == 0) {
           fields.put(f.name, f.desc);
         }
       }
-      int woven = 0;
-      List<String> refused = new ArrayList<>();
-      ClassInfo type =
-          new ClassInfo(
-              node.name,
-              node.access,
-              descriptors(node.visibleAnnotations, node.invisibleAnnotations));
-      for (MethodNode method : node.methods) {
-        MethodAdvice advice =
-            plan.adviceFor(
-                new MethodInfo(
-                    type,
-                    method.name,
-                    method.desc,
-                    method.access,
-                    descriptors(method.visibleAnnotations, method.invisibleAnnotations)));
-        if (advice == null) {
-          continue;
-        }
-        String why = new MethodWeaver(node.name, fields, method, advice, errors).weave();
-        if (why == null) {
-          woven++;
-        } else {
-          refused.add(method.name + method.desc + ": " + why);
-        }
+      List<String> supertypes = new ArrayList<>(outline.interfaces);
+      if (outline.superName != null) {
+        supertypes.add(outline.superName);
       }
-      if (woven == 0) {
+      // Then the weave: only the planned methods' code is parsed; every other method is copied
+      // byte for byte (a writer built on the reader does that for a method it is handed back).
+      ClassWriter writer = new ClassWriter(reader, 0);
+      int[] woven = new int[1];
+      List<String> refused = new ArrayList<>();
+      reader.accept(
+          new ClassVisitor(Opcodes.ASM9, writer) {
+            @Override
+            public MethodVisitor visitMethod(
+                int access, String name, String desc, String signature, String[] exceptions) {
+              MethodVisitor target = super.visitMethod(access, name, desc, signature, exceptions);
+              MethodAdvice advice = planned.get(name + desc);
+              if (advice == null) {
+                return target;
+              }
+              return new MethodNode(Opcodes.ASM9, access, name, desc, signature, exceptions) {
+                @Override
+                public void visitEnd() {
+                  String why =
+                      new MethodWeaver(outline.name, supertypes, fields, this, advice, errors)
+                          .weave();
+                  if (why == null) {
+                    woven[0]++;
+                  } else {
+                    refused.add(name + desc + ": " + why);
+                  }
+                  accept(target);
+                }
+              };
+            }
+          },
+          ClassReader.EXPAND_FRAMES);
+      if (woven[0] == 0) {
         return new Result(null, 0, refused);
       }
-      ClassWriter writer = new ClassWriter(0);
-      node.accept(writer);
-      return new Result(writer.toByteArray(), woven, refused);
+      return new Result(writer.toByteArray(), woven[0], refused);
     } catch (RuntimeException | LinkageError e) {
       return new Result(null, 0, List.of("the class could not be woven: " + e));
+    }
+  }
+
+  private static ClassInfo classInfo(ClassNode node) {
+    return new ClassInfo(
+        node.name, node.access, descriptors(node.visibleAnnotations, node.invisibleAnnotations));
+  }
+
+  private static MethodInfo methodInfo(ClassInfo type, MethodNode method) {
+    return new MethodInfo(
+        type,
+        method.name,
+        method.desc,
+        method.access,
+        descriptors(method.visibleAnnotations, method.invisibleAnnotations));
+  }
+
+  /**
+   * Hands every method of {@code classFile} to {@code methods}, without its code: what a {@link
+   * Plan} would be asked about.
+   */
+  public static void scan(byte[] classFile, java.util.function.Consumer<MethodInfo> methods) {
+    ClassNode node = new ClassNode(Opcodes.ASM9);
+    new ClassReader(classFile).accept(node, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG);
+    ClassInfo type = classInfo(node);
+    for (MethodNode method : node.methods) {
+      methods.accept(methodInfo(type, method));
     }
   }
 

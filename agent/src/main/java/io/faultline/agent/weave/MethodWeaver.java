@@ -47,6 +47,7 @@ final class MethodWeaver {
   private static final String THROWABLE = "java/lang/Throwable";
 
   private final String owner;
+  private final List<String> ownerSupertypes;
   private final Map<String, String> instanceFields;
   private final MethodNode method;
   private final MethodAdvice advice;
@@ -66,11 +67,13 @@ final class MethodWeaver {
 
   MethodWeaver(
       String owner,
+      List<String> ownerSupertypes,
       Map<String, String> instanceFields,
       MethodNode method,
       MethodAdvice advice,
       ErrorHook errors) {
     this.owner = owner;
+    this.ownerSupertypes = ownerSupertypes;
     this.instanceFields = instanceFields;
     this.method = method;
     this.advice = advice;
@@ -230,7 +233,7 @@ final class MethodWeaver {
       if (writable && !value.equals(parameter)) {
         return "advice " + hook + " parameter " + i + " must be " + value + " to be assigned";
       }
-      if (!assignable(value, parameter)) {
+      if (!assignable(value, parameter, arg instanceof HookArg.This)) {
         return "advice "
             + hook
             + " parameter "
@@ -245,12 +248,43 @@ final class MethodWeaver {
   }
 
   /**
-   * Exactly the type, or {@code Object} for any reference: checks that need no class loaded, and
-   * all the verifier will then accept.
+   * Whether the verifier will accept {@code value} where the advice declares {@code parameter},
+   * decided without loading the woven library's classes: the same type; {@code Object}; for the
+   * receiver, the woven class's direct superclass or interfaces (from its class file); between two
+   * types of the JDK's public packages, what their loaded classes say.
    */
-  private static boolean assignable(Type value, Type parameter) {
-    return value.equals(parameter)
-        || isReference(value) && parameter.getDescriptor().equals("Ljava/lang/Object;");
+  private boolean assignable(Type value, Type parameter, boolean receiver) {
+    if (value.equals(parameter)) {
+      return true;
+    }
+    if (!isReference(value) || !isReference(parameter)) {
+      return false;
+    }
+    if (parameter.getDescriptor().equals("Ljava/lang/Object;")) {
+      return true;
+    }
+    if (receiver && ownerSupertypes.contains(parameter.getInternalName())) {
+      return true;
+    }
+    return jdkAssignable(value, parameter);
+  }
+
+  private static boolean jdkAssignable(Type value, Type parameter) {
+    if (value.getSort() != Type.OBJECT
+        || parameter.getSort() != Type.OBJECT
+        || !value.getInternalName().startsWith("java/")
+        || !parameter.getInternalName().startsWith("java/")) {
+      return false;
+    }
+    try {
+      // Public JDK classes, loaded by the boot loader long before any library: never one whose
+      // loading is in flight on another thread.
+      Class<?> p = Class.forName(parameter.getClassName(), false, null);
+      Class<?> v = Class.forName(value.getClassName(), false, null);
+      return p.isAssignableFrom(v);
+    } catch (ClassNotFoundException | LinkageError e) {
+      return false;
+    }
   }
 
   private static boolean isReference(Type type) {
