@@ -55,7 +55,6 @@ final class AgentStarter {
   /** How long the start waits for loads still in the transformer when the modules are in. */
   private static final long END_STARTUP_WAIT_MILLIS = 2_000;
 
-
   /** Set under {@link #LOCK} by the first start; the runtime itself appears later. */
   private static boolean started;
 
@@ -94,7 +93,7 @@ final class AgentStarter {
             }
           });
       List<InstrumentationModule> modules = discoverModules(config);
-      // Byte Buddy, the modules and the meter registry take most of a second to load on a busy
+      // The modules, the weaver and the meter registry take a while to load on a busy
       // 2-core machine: they are set up on a thread of their own while main starts. Nothing waits
       // for them: a targeted class that loads meanwhile is woven afterwards (DeferredTransformer).
       DeferredTransformer deferred =

@@ -8,15 +8,16 @@ import java.net.URL;
  * Loads the JDK's {@code jrt:} and {@code jar:} URL handlers on the thread of {@code premain}, by
  * reading one class file through each.
  *
- * <p>Why: Byte Buddy reads JDK class files through {@code jrt:} URLs on the agent's start thread.
- * If that is the first {@code jrt:} read in the JVM, {@code sun.net.www.protocol.jrt.Handler} and
- * {@code JavaRuntimeURLConnection} load on that thread, and another agent's transformer (the
- * OpenTelemetry agent lets {@code sun.net.www.protocol.*} through) may read a class file while they
- * load. That nested read needs the very class being loaded: a {@code ClassCircularityError}, which
- * the JVM then records against the handler for good. Every later {@code jrt:} read in the process
- * fails (the application's locale data among them), and our modules fail to install. Loaded here,
- * before the start thread exists and before an agent later on the command line registers a
- * transformer, they are simply there when anyone needs them.
+ * <p>Why: the agent reads class files (its advice, classes that loaded before its modules) through
+ * {@code jar:} and {@code jrt:} URLs on its start thread. If that is the first such read in the
+ * JVM, {@code sun.net.www.protocol.jrt.Handler} and {@code JavaRuntimeURLConnection} load on that
+ * thread, and another agent's transformer (the OpenTelemetry agent lets {@code
+ * sun.net.www.protocol.*} through) may read a class file while they load. That nested read needs
+ * the very class being loaded: a {@code ClassCircularityError}, which the JVM then records against
+ * the handler for good. Every later {@code jrt:} read in the process fails (the application's
+ * locale data among them), and our modules fail to install. Loaded here, before the start thread
+ * exists and before an agent later on the command line registers a transformer, they are simply
+ * there when anyone needs them.
  */
 public final class ClassFileUrlHandlers {
 

@@ -17,7 +17,7 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The one class-file transformer the agent registers with the JVM in {@code premain}, so the
- * expensive part of starting (Byte Buddy, the instrumentation modules) can run on a background
+ * expensive part of starting (the instrumentation modules, their advice) can run on a background
  * thread while {@code main} starts. The modules' transformers are added to it through {@link
  * DeferringInstrumentation} and called in order for every class it sees.
  *
@@ -201,8 +201,8 @@ public final class DeferredTransformer implements ClassFileTransformer {
   /**
    * During the start an application thread only looks at the class and goes on: even the modules
    * already installed are left to the agent's thread, which weaves what was remembered once all of
-   * them are in. Weaving here would make the loading thread run Byte Buddy (tens of milliseconds
-   * for a first weave) while the installation runs beside it.
+   * them are in. Weaving here would make the loading thread weave (the weaver's first use loads and
+   * runs it cold) while the installation runs beside it.
    */
   private byte[] transformDuringStartup(
       String internalName,

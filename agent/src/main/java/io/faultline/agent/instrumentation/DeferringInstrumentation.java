@@ -21,7 +21,7 @@ public final class DeferringInstrumentation implements Instrumentation {
   private final Instrumentation jvm;
   private final DeferredTransformer deferred;
   private final ClassFileFilter filter;
-  // By identity: a transformer's equals (Byte Buddy's are value-based) must not merge two.
+  // By identity: a transformer's equals must never merge two.
   private final java.util.Map<ClassFileTransformer, ClassFileTransformer> added =
       java.util.Collections.synchronizedMap(new java.util.IdentityHashMap<>());
 

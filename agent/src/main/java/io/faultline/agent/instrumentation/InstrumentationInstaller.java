@@ -288,7 +288,8 @@ public final class InstrumentationInstaller {
         transformer(
             entry,
             true,
-            new ErrorHook(BootstrapBridge.ERRORS_CLASS.replace('.', '/'), "suppressed", entry.name()));
+            new ErrorHook(
+                BootstrapBridge.ERRORS_CLASS.replace('.', '/'), "suppressed", entry.name()));
     if (transformer == null) {
       return;
     }

@@ -17,13 +17,15 @@ import java.util.List;
  * types by name ({@code named("org.apache.kafka.clients.NetworkClient")}), never by loading a
  * library class: the library may be absent, or loaded later by another class loader.
  *
- * <p><b>Advice</b> is inlined into the target's bytecode, in the application's class loader. It
- * must:
+ * <p><b>Advice</b> is inlined into the target's bytecode, in the application's class loader, by the
+ * agent's weaver ({@link io.faultline.agent.weave}). It must:
  *
  * <ul>
  *   <li>be annotated {@code @Advice.OnMethodEnter(suppress = Throwable.class)} / {@code
- *       OnMethodExit(suppress = Throwable.class, onThrowable = ...)}: the framework sends every
- *       suppressed throwable to {@link AgentErrors#suppressed}, counted against this module;
+ *       OnMethodExit(suppress = Throwable.class, onThrowable = ...)} ({@link
+ *       io.faultline.agent.weave.Advice}): the framework sends every suppressed throwable to {@link
+ *       AgentErrors#suppressed}, counted against this module;
+ *   <li>call only public members (no lambdas, no private helpers: the code runs in another class);
  *   <li>start with {@code if (!SWITCH.active()) return;} on the module's {@link ModuleSwitch};
  *   <li>pass only JDK types and the library's own objects (as {@code Object} or the library type)
  *       to Faultline code in the agent jar, which is visible to the application through the system
@@ -79,20 +81,20 @@ public interface InstrumentationModule {
    * modules on its background thread. Such a class loads unchanged (nobody waits for the agent);
    * when this says it may be a target, it is remembered and retransformed once the modules are in,
    * so its later calls are observed. Decided from the binary name, the loader ({@code null} for the
-   * bootstrap loader) and the class file alone: Byte Buddy is not loaded yet, and nothing may be
-   * loaded or reflected on here. The default — every class of an application class loader — is safe
-   * but makes the agent look at every early class again; a module that names its targets keeps that
-   * list short.
+   * bootstrap loader) and the class file alone: the modules are not installed yet, and nothing may
+   * be loaded or reflected on here. The default — every class of an application class loader — is
+   * safe but makes the agent look at every early class again; a module that names its targets keeps
+   * that list short.
    */
   default boolean mayWeave(String className, ClassLoader loader, byte[] classFile) {
     return loader != null;
   }
 
   /**
-   * A cheap look at a class file before Byte Buddy matches it against {@link #types()}: false means
-   * no type instrumentation of this module can match it, and the module's Byte Buddy transformer is
-   * not called for it at all. Every class the application loads passes here once per module, so it
-   * must be cheap. The default is {@link #mayWeave}, the names the module targets; a module whose
+   * A cheap look at a class file before it is parsed and matched against {@link #types()}: false
+   * means no type instrumentation of this module can match it, and the module's transformer is not
+   * called for it at all. Every class the application loads passes here once per module, so it must
+   * be cheap. The default is {@link #mayWeave}, the names the module targets; a module whose
    * targets are not known by name (an annotation) looks at the class file's bytes instead.
    *
    * @param internalName the class's internal name ({@code a/b/C})

@@ -56,9 +56,7 @@ final class ModuleTransformer implements ClassFileTransformer {
     this.errors = errors;
     for (TypeInstrumentation type : entry.module().types()) {
       if (type.typeName() != null) {
-        named
-            .computeIfAbsent(type.typeName().replace('.', '/'), n -> new ArrayList<>())
-            .add(type);
+        named.computeIfAbsent(type.typeName().replace('.', '/'), n -> new ArrayList<>()).add(type);
       } else {
         filtered.add(type);
       }
@@ -74,9 +72,20 @@ final class ModuleTransformer implements ClassFileTransformer {
       if (in == null) {
         throw new IllegalArgumentException("advice class " + className + " is not in the agent");
       }
-      return AdviceReader.read(in.readAllBytes());
+      MethodAdvice advice = AdviceReader.read(in.readAllBytes());
+      AdviceReader.requirePublicReferences(
+          advice, "io/faultline/", owner -> classFile(agentLoader, owner));
+      return advice;
     } catch (IOException e) {
       throw new IllegalArgumentException("advice class " + className + " cannot be read: " + e, e);
+    }
+  }
+
+  private static byte[] classFile(ClassLoader loader, String internalName) {
+    try (InputStream in = loader.getResourceAsStream(internalName + ".class")) {
+      return in == null ? null : in.readAllBytes();
+    } catch (IOException e) {
+      return null;
     }
   }
 
@@ -175,7 +184,8 @@ final class ModuleTransformer implements ClassFileTransformer {
       }
       for (int b = 0; b < bindings.size(); b++) {
         if (bindings.get(b).required() && perBinding[b] == 0) {
-          incompatible(typeName + " has no method matching " + bindings.get(b).methods(), bindings.get(b));
+          incompatible(
+              typeName + " has no method matching " + bindings.get(b).methods(), bindings.get(b));
           return null;
         }
       }
@@ -215,8 +225,7 @@ final class ModuleTransformer implements ClassFileTransformer {
     if (entry
         .moduleSwitch()
         .turnOff(
-            ModuleSwitch.State.INCOMPATIBLE,
-            why + " (for " + binding.adviceClassName() + ")")) {
+            ModuleSwitch.State.INCOMPATIBLE, why + " (for " + binding.adviceClassName() + ")")) {
       LOG.log(
           Level.WARNING,
           "faultline: instrumentation module "
@@ -239,7 +248,7 @@ final class ModuleTransformer implements ClassFileTransformer {
     return all;
   }
 
-  /** A synthetic class is never a target, as it was not under Byte Buddy's matchers. */
+  /** A synthetic class (a lambda's, a proxy) is never a target. */
   private static boolean instruments(TypeInstrumentation type, ClassWeaver.ClassInfo info) {
     return (info.access() & Opcodes.ACC_SYNTHETIC) == 0 && type.instruments(info);
   }

@@ -6,12 +6,12 @@ import static io.faultline.agent.instrumentation.MethodMatcher.takesArgument;
 import static io.faultline.agent.instrumentation.MethodMatcher.takesArguments;
 
 import io.faultline.agent.instrumentation.InstrumentationModule;
+import io.faultline.agent.instrumentation.MethodMatcher;
 import io.faultline.agent.instrumentation.ModuleSwitch;
 import io.faultline.agent.instrumentation.TypeInstrumentation;
 import io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding;
 import io.faultline.jooq.JooqConfigKeys;
 import java.util.List;
-import io.faultline.agent.instrumentation.MethodMatcher;
 
 /**
  * jooq-guard's accounting, nesting policy and timeouts on jOOQ's own transaction providers, without

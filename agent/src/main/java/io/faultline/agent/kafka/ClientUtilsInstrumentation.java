@@ -34,9 +34,7 @@ public final class ClientUtilsInstrumentation {
     return TypeInstrumentation.forType(
         TYPE,
         AdviceBinding.of(
-            named("createNetworkClient")
-                .and(isStatic())
-                .and(takesArgument(0, ABSTRACT_CONFIG)),
+            named("createNetworkClient").and(isStatic()).and(takesArgument(0, ABSTRACT_CONFIG)),
             ConfigCheckAdvice.class.getName()));
   }
 

@@ -4,10 +4,10 @@ import static io.faultline.agent.instrumentation.MethodMatcher.named;
 import static io.faultline.agent.instrumentation.MethodMatcher.takesArgument;
 import static io.faultline.agent.instrumentation.MethodMatcher.takesArguments;
 
+import io.faultline.agent.instrumentation.MethodMatcher;
 import io.faultline.agent.instrumentation.TypeInstrumentation;
 import io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding;
 import io.faultline.agent.weave.Advice;
-import io.faultline.agent.instrumentation.MethodMatcher;
 
 /**
  * Everything the agent weaves into kafka-clients' {@code ClusterConnectionStates}, all for the

@@ -4,8 +4,8 @@ import static io.faultline.agent.instrumentation.MethodMatcher.isConstructor;
 
 import io.faultline.agent.instrumentation.TypeInstrumentation;
 import io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding;
-import io.faultline.kafka.broker.RequestClientIds;
 import io.faultline.agent.weave.Advice;
+import io.faultline.kafka.broker.RequestClientIds;
 import org.apache.kafka.common.requests.RequestHeader;
 
 /**

@@ -6,10 +6,10 @@ import static io.faultline.agent.instrumentation.MethodMatcher.takesArguments;
 
 import io.faultline.agent.instrumentation.TypeInstrumentation;
 import io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding;
+import io.faultline.agent.weave.Advice;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.List;
-import io.faultline.agent.weave.Advice;
 import org.apache.kafka.common.network.KafkaChannel;
 import org.apache.kafka.common.network.NetworkReceive;
 import org.apache.kafka.common.network.NetworkSend;

@@ -1,8 +1,8 @@
 package io.faultline.agent.net;
 
+import io.faultline.agent.weave.Advice;
 import io.faultline.bootstrap.ConnectHook;
 import java.net.SocketAddress;
-import io.faultline.agent.weave.Advice;
 
 /**
  * Exit advice of {@code SocketChannelImpl.connect(SocketAddress)}: {@code true} means connected now

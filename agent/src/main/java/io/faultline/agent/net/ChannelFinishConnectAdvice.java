@@ -1,9 +1,9 @@
 package io.faultline.agent.net;
 
+import io.faultline.agent.weave.Advice;
 import io.faultline.bootstrap.ConnectHook;
 import java.net.SocketAddress;
 import java.nio.channels.SocketChannel;
-import io.faultline.agent.weave.Advice;
 
 /**
  * Advice of {@code SocketChannelImpl.finishConnect()}: counts a pending connect once, on the call

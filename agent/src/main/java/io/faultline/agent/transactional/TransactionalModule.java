@@ -9,10 +9,10 @@ import static io.faultline.agent.instrumentation.MethodMatcher.not;
 
 import io.faultline.agent.instrumentation.ClassFileBytes;
 import io.faultline.agent.instrumentation.InstrumentationModule;
+import io.faultline.agent.instrumentation.MethodMatcher;
 import io.faultline.agent.instrumentation.ModuleSwitch;
 import io.faultline.agent.instrumentation.TypeInstrumentation;
 import io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding;
-import io.faultline.agent.instrumentation.MethodMatcher;
 import java.util.List;
 import org.objectweb.asm.Opcodes;
 

@@ -94,6 +94,95 @@ public final class AdviceReader {
     }
   }
 
+  /**
+   * Checks that every member of a class under {@code prefix} (an internal-name prefix, the agent's
+   * own packages) the advice's code uses is public in a public class: inlined, the code runs in the
+   * library's class, and anything else fails with an {@code IllegalAccessError} at its first call.
+   * {@code classFiles} gives a class file by internal name, or null.
+   *
+   * @throws IllegalArgumentException naming the advice and the member
+   */
+  public static void requirePublicReferences(
+      MethodAdvice advice, String prefix, java.util.function.Function<String, byte[]> classFiles) {
+    java.util.Map<String, ClassNode> read = new java.util.HashMap<>();
+    for (Hook hook : new Hook[] {advice.enter(), advice.exit()}) {
+      if (hook == null) {
+        continue;
+      }
+      for (AbstractInsnNode insn : hook.code().instructions) {
+        String owner;
+        String name;
+        String desc;
+        boolean method;
+        if (insn instanceof org.objectweb.asm.tree.MethodInsnNode call) {
+          owner = call.owner;
+          name = call.name;
+          desc = call.desc;
+          method = true;
+        } else if (insn instanceof org.objectweb.asm.tree.FieldInsnNode field) {
+          owner = field.owner;
+          name = field.name;
+          desc = field.desc;
+          method = false;
+        } else {
+          continue;
+        }
+        if (!owner.startsWith(prefix) || owner.equals(hook.owner())) {
+          continue;
+        }
+        ClassNode node =
+            read.computeIfAbsent(
+                owner,
+                o -> {
+                  byte[] bytes = classFiles.apply(o);
+                  if (bytes == null) {
+                    return null;
+                  }
+                  ClassNode n = new ClassNode(Opcodes.ASM9);
+                  new ClassReader(bytes).accept(n, ClassReader.SKIP_CODE);
+                  return n;
+                });
+        if (node == null) {
+          throw new IllegalArgumentException(
+              "advice " + hook + " uses " + owner.replace('/', '.') + ", not in the agent");
+        }
+        if ((node.access & Opcodes.ACC_PUBLIC) == 0) {
+          throw new IllegalArgumentException(
+              "advice " + hook + " uses " + owner.replace('/', '.') + ", which is not public");
+        }
+        // A member declared higher up is not checked here: the JVM finds it in a superclass.
+        if (declaredButNotPublic(node, name, desc, method)) {
+          throw new IllegalArgumentException(
+              "advice "
+                  + hook
+                  + " uses "
+                  + owner.replace('/', '.')
+                  + "."
+                  + name
+                  + ", which is not public");
+        }
+      }
+    }
+  }
+
+  private static boolean declaredButNotPublic(
+      ClassNode node, String name, String desc, boolean method) {
+    if (method) {
+      for (MethodNode m : node.methods) {
+        if (m.name.equals(name) && m.desc.equals(desc)) {
+          return (m.access & Opcodes.ACC_PUBLIC) == 0;
+        }
+      }
+    } else {
+      for (var f : node.fields) {
+        if (f.name.equals(name) && f.desc.equals(desc)) {
+          return (f.access & Opcodes.ACC_PUBLIC) == 0;
+        }
+      }
+    }
+    return false;
+  }
+
   private static List<HookArg> bindings(ClassNode owner, MethodNode m) {
     Type[] parameters = Type.getArgumentTypes(m.desc);
     List<HookArg> args = new ArrayList<>();

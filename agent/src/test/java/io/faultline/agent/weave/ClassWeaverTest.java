@@ -228,6 +228,28 @@ class ClassWeaverTest {
         .hasMessageContaining("has no @OnMethodEnter or @OnMethodExit method");
   }
 
+  @Test
+  void adviceThatWouldCallAPackagePrivateMemberOnceInlinedIsRejected() {
+    MethodAdvice advice = advice(TestAdvice.CallsPackagePrivate.class);
+
+    assertThatThrownBy(
+            () ->
+                AdviceReader.requirePublicReferences(
+                    advice, "io/faultline/", ClassWeaverTest::testClassFile))
+        .hasMessageContaining("uses io.faultline.agent.weave.Recorder.reset, which is not public");
+    AdviceReader.requirePublicReferences(
+        advice(TestAdvice.Add.class), "io/faultline/", ClassWeaverTest::testClassFile);
+  }
+
+  private static byte[] testClassFile(String internalName) {
+    try (InputStream in =
+        ClassWeaverTest.class.getClassLoader().getResourceAsStream(internalName + ".class")) {
+      return in == null ? null : in.readAllBytes();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   static MethodAdvice advice(Class<?> adviceClass) {
     try (InputStream in =
         adviceClass.getResourceAsStream(adviceClass.getName().replaceAll(".*\\.", "") + ".class")) {

@@ -182,4 +182,11 @@ final class TestAdvice {
     @Advice.OnMethodEnter(suppress = Throwable.class, skipOn = Advice.OnNonDefaultValue.class)
     public static void enter() {}
   }
+
+  public static final class CallsPackagePrivate {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    public static void enter() {
+      Recorder.reset();
+    }
+  }
 }
