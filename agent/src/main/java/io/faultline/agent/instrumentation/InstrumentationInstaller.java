@@ -304,7 +304,9 @@ public final class InstrumentationInstaller {
 
   /**
    * Retransforms the loaded classes the module targets: by name, or, for a module that matches
-   * class files, each loaded class its gate and its types accept (a late attach only).
+   * class files, each loaded class its gate and its types accept (a late attach only). The loaded
+   * classes are scanned again until a scan finds no new target: one whose loading was under way
+   * while the transformer was added may appear only in a later scan.
    */
   private void retransformLoaded(
       InstalledModule entry, ModuleTransformer transformer, boolean bootstrap) {
@@ -317,30 +319,40 @@ public final class InstrumentationInstaller {
         names.add(type.typeName());
       }
     }
-    List<Class<?>> targets = new ArrayList<>();
-    for (Class<?> type : instrumentation.getAllLoadedClasses()) {
-      ClassLoader loader = type.getClassLoader();
-      if ((loader == null) != bootstrap || !instrumentation.isModifiableClass(type)) {
-        continue;
-      }
-      String name = type.getName();
-      if (names.contains(name)) {
-        targets.add(type);
-      } else if (!byName && loader != null && seesAgent.test(loader)) {
-        String internalName = name.replace('.', '/');
-        byte[] classFile = classFileOf(loader, internalName);
-        if (classFile != null
-            && entry.module().mayMatch(internalName, loader, classFile)
-            && transformer.wouldWeave(internalName, classFile)) {
+    Set<Class<?>> done = Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    for (int round = 0; round < LATE_LOOKUP_ROUNDS; round++) {
+      List<Class<?>> targets = new ArrayList<>();
+      for (Class<?> type : instrumentation.getAllLoadedClasses()) {
+        if (done.contains(type)) {
+          continue;
+        }
+        ClassLoader loader = type.getClassLoader();
+        if ((loader == null) != bootstrap || !instrumentation.isModifiableClass(type)) {
+          continue;
+        }
+        String name = type.getName();
+        if (names.contains(name)) {
           targets.add(type);
+        } else if (!byName && round == 0 && loader != null && seesAgent.test(loader)) {
+          String internalName = name.replace('.', '/');
+          byte[] classFile = classFileOf(loader, internalName);
+          if (classFile != null
+              && entry.module().mayMatch(internalName, loader, classFile)
+              && transformer.wouldWeave(internalName, classFile)) {
+            targets.add(type);
+          }
         }
       }
-    }
-    for (Class<?> type : targets) {
-      try {
-        instrumentation.retransformClasses(type);
-      } catch (Throwable e) {
-        AgentErrors.weaveFailed(entry.name(), type.getName(), e);
+      if (targets.isEmpty()) {
+        return;
+      }
+      for (Class<?> type : targets) {
+        done.add(type);
+        try {
+          instrumentation.retransformClasses(type);
+        } catch (Throwable e) {
+          AgentErrors.weaveFailed(entry.name(), type.getName(), e);
+        }
       }
     }
   }
