@@ -1,9 +1,21 @@
 package io.faultline.agent.instrumentation;
 
-/** Byte searches in class files, for decisions that must not parse them. */
+/** Class files as bytes: read as resources, searched for decisions that must not parse them. */
 public final class ClassFileBytes {
 
   private ClassFileBytes() {}
+
+  /**
+   * The class file of {@code internalName} as {@code loader} finds it as a resource (never loading
+   * the class), or null when it has none or it cannot be read.
+   */
+  static byte[] read(ClassLoader loader, String internalName) {
+    try (java.io.InputStream in = loader.getResourceAsStream(internalName + ".class")) {
+      return in == null ? null : in.readAllBytes();
+    } catch (java.io.IOException e) {
+      return null;
+    }
+  }
 
   /** Whether {@code pattern} occurs in {@code classFile} (false for a null class file). */
   public static boolean contains(byte[] classFile, byte[] pattern) {

@@ -2,8 +2,6 @@ package io.faultline.agent.instrumentation;
 
 import io.faultline.agent.weave.ErrorHook;
 import io.faultline.core.config.FaultlineConfig;
-import java.io.IOException;
-import java.io.InputStream;
 import java.lang.System.Logger.Level;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
@@ -184,7 +182,7 @@ public final class InstrumentationInstaller {
       }
       try {
         if (classFile == null) {
-          classFile = classFileOf(loader, internalName);
+          classFile = ClassFileBytes.read(loader, internalName);
           if (classFile == null) {
             return false;
           }
@@ -198,14 +196,6 @@ public final class InstrumentationInstaller {
       }
     }
     return false;
-  }
-
-  private static byte[] classFileOf(ClassLoader loader, String internalName) {
-    try (InputStream in = loader.getResourceAsStream(internalName + ".class")) {
-      return in == null ? null : in.readAllBytes();
-    } catch (IOException e) {
-      return null;
-    }
   }
 
   private void installOne(InstalledModule entry) {
@@ -335,7 +325,7 @@ public final class InstrumentationInstaller {
           targets.add(type);
         } else if (!byName && round == 0 && loader != null && seesAgent.test(loader)) {
           String internalName = name.replace('.', '/');
-          byte[] classFile = classFileOf(loader, internalName);
+          byte[] classFile = ClassFileBytes.read(loader, internalName);
           if (classFile != null
               && entry.module().mayMatch(internalName, loader, classFile)
               && transformer.wouldWeave(internalName, classFile)) {

@@ -4,8 +4,6 @@ import io.faultline.agent.weave.AdviceReader;
 import io.faultline.agent.weave.ClassWeaver;
 import io.faultline.agent.weave.ErrorHook;
 import io.faultline.agent.weave.MethodAdvice;
-import java.io.IOException;
-import java.io.InputStream;
 import java.lang.System.Logger.Level;
 import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;
@@ -67,26 +65,14 @@ final class ModuleTransformer implements ClassFileTransformer {
   }
 
   private static MethodAdvice read(ClassLoader agentLoader, String className) {
-    String resource = className.replace('.', '/') + ".class";
-    try (InputStream in = agentLoader.getResourceAsStream(resource)) {
-      if (in == null) {
-        throw new IllegalArgumentException("advice class " + className + " is not in the agent");
-      }
-      MethodAdvice advice = AdviceReader.read(in.readAllBytes());
-      AdviceReader.requirePublicReferences(
-          advice, "io/faultline/", owner -> classFile(agentLoader, owner));
-      return advice;
-    } catch (IOException e) {
-      throw new IllegalArgumentException("advice class " + className + " cannot be read: " + e, e);
+    byte[] classFile = ClassFileBytes.read(agentLoader, className.replace('.', '/'));
+    if (classFile == null) {
+      throw new IllegalArgumentException("advice class " + className + " is not in the agent");
     }
-  }
-
-  private static byte[] classFile(ClassLoader loader, String internalName) {
-    try (InputStream in = loader.getResourceAsStream(internalName + ".class")) {
-      return in == null ? null : in.readAllBytes();
-    } catch (IOException e) {
-      return null;
-    }
+    MethodAdvice advice = AdviceReader.read(classFile);
+    AdviceReader.requirePublicReferences(
+        advice, "io/faultline/", owner -> ClassFileBytes.read(agentLoader, owner));
+    return advice;
   }
 
   @Override
