@@ -49,7 +49,7 @@ class ModulesNameTheirTargetsTest {
             .as("%s may weave its target %s when it loads during the start", m.name(), name)
             .isTrue();
         assertThat(m.mayMatch(name.replace('.', '/'), APP, new byte[0]))
-            .as("%s lets its target %s through to Byte Buddy", m.name(), name)
+            .as("%s lets its target %s through to its transformer", m.name(), name)
             .isTrue();
       }
     }
