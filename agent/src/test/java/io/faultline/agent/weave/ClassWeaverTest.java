@@ -215,6 +215,52 @@ class ClassWeaverTest {
   }
 
   @Test
+  void wideArgumentsLocalsAndASynchronizedMethodSkippedOrNot() throws Throwable {
+    Object target = newTarget("mixed", advice(TestAdvice.WideAdvice.class));
+
+    assertThat(call(target, "mixed", 2, 10L, 3.9, "four", 5L)).isEqualTo(2L + 10 + 3 + 4 + 5);
+    // e == 99 makes the enter advice skip the body; the exit advice then replaces the default.
+    assertThat(call(target, "mixed", 2, 10L, 3.9, "four", 99L)).isEqualTo(-7L);
+    assertThat(Recorder.CALLS)
+        .containsExactly(
+            "enter c=3.9 d=four e=5 seen=3",
+            "exit entered=0 b=10 returned=24",
+            "enter c=3.9 d=four e=99 seen=3",
+            "exit entered=7 b=10 returned=0");
+  }
+
+  @Test
+  void finallyBlocksAndNestedHandlersKeepTheirMeaning() throws Throwable {
+    MethodAdvice seesReturned = advice(TestAdvice.SeesReturned.class);
+    MethodAdvice seesThrown = advice(TestAdvice.SeesThrown.class);
+    Class<?> type =
+        wovenType(
+            m ->
+                m.name().equals("finallyCounts")
+                    ? seesThrown
+                    : m.name().equals("rethrows") ? seesReturned : null);
+    Object target = type.getConstructor().newInstance();
+
+    assertThat(call(target, "finallyCounts", false)).isEqualTo(1);
+    assertThatThrownBy(() -> call(target, "finallyCounts", true))
+        .isInstanceOf(IllegalStateException.class);
+    assertThat(call(target, "rethrows", " x ")).isEqualTo("x");
+    assertThatThrownBy(() -> call(target, "rethrows", (Object) null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("wrapped");
+    java.lang.reflect.Field total = type.getDeclaredField("total");
+    total.setAccessible(true);
+    // The finally block ran on both ways out.
+    assertThat(total.getLong(target)).isEqualTo(20L);
+    assertThat(Recorder.CALLS)
+        .containsExactly(
+            "exit finallyCounts(Z)I thrown=null",
+            "exit finallyCounts(Z)I thrown=java.lang.IllegalStateException: in try",
+            "exit returned=x thrown=null",
+            "exit returned=null thrown=java.lang.IllegalArgumentException: wrapped");
+  }
+
+  @Test
   void adviceThatCouldNotBeInlinedIsRejectedWhenRead() {
     assertThatThrownBy(() -> advice(TestAdvice.UsesLambda.class))
         .hasMessageContaining("UsesLambda.enter uses invokedynamic");

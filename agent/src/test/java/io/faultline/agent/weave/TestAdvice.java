@@ -189,4 +189,32 @@ final class TestAdvice {
       Recorder.reset();
     }
   }
+
+  /**
+   * Wide values everywhere: arguments after longs and doubles, its own long locals and branches.
+   */
+  public static final class WideAdvice {
+    @Advice.OnMethodEnter(suppress = Throwable.class, skipOn = Advice.OnNonDefaultValue.class)
+    public static long enter(
+        @Advice.Argument(2) double c, @Advice.Argument(3) String d, @Advice.Argument(4) long e) {
+      long seen = 0;
+      for (long i = 0; i < 3; i++) {
+        seen += i;
+      }
+      Recorder.call("enter c=" + c + " d=" + d + " e=" + e + " seen=" + seen);
+      return e == 99 ? 7L : 0L;
+    }
+
+    @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
+    public static void exit(
+        @Advice.Enter long entered,
+        @Advice.Argument(1) long b,
+        @Advice.Return(readOnly = false) long returned,
+        @Advice.Thrown Throwable thrown) {
+      Recorder.call("exit entered=" + entered + " b=" + b + " returned=" + returned);
+      if (entered != 0) {
+        returned = -entered;
+      }
+    }
+  }
 }

@@ -86,4 +86,40 @@ public class WeaveTarget {
       total++;
     }
   }
+
+  public synchronized long mixed(int a, long b, double c, String d, long e) {
+    long sum = 0;
+    for (int i = 0; i < a; i++) {
+      for (long j = 0; j < 2; j++) {
+        sum += j;
+      }
+    }
+    return sum + b + (long) c + d.length() + e;
+  }
+
+  public int finallyCounts(boolean fail) {
+    try {
+      if (fail) {
+        throw new IllegalStateException("in try");
+      }
+      return 1;
+    } finally {
+      total += 10;
+    }
+  }
+
+  public String rethrows(String s) {
+    try {
+      try {
+        return s.trim();
+      } catch (NullPointerException e) {
+        throw new IllegalArgumentException("wrapped", e);
+      }
+    } catch (IllegalArgumentException e) {
+      if (s == null) {
+        throw e;
+      }
+      return "never";
+    }
+  }
 }
