@@ -17,8 +17,8 @@ final class StartupChecks {
 
   /**
    * Seconds a run with the agent may take beyond the same run without it: the agent's own start-up
-   * (its modules, the first Kafka client's weaving) on a loaded 2-core machine, well short of the 30
-   * s the start gate may hold a class. {@code -Dfaultline.it.startup.margin=N} changes it.
+   * (its modules, the first Kafka client's weaving) on a loaded 2-core machine, well short of the
+   * 30 s the start gate may hold a class. {@code -Dfaultline.it.startup.margin=N} changes it.
    */
   static final double MARGIN_SECONDS =
       Double.parseDouble(System.getProperty("faultline.it.startup.margin", "8"));
