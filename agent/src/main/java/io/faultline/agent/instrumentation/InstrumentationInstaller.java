@@ -173,11 +173,16 @@ public final class InstrumentationInstaller {
     if (loader == null || !instrumentation.isModifiableClass(type) || !seesAgent.test(loader)) {
       return false;
     }
-    String name = type.getName();
-    String internalName = name.replace('.', '/');
+    String internalName = type.getName().replace('.', '/');
+    for (InstalledModule entry : modules) {
+      if (transformers.get(entry).names(internalName)) {
+        return true;
+      }
+    }
     byte[] classFile = null;
     for (InstalledModule entry : modules) {
-      if (!early.mayBeWovenBy(entry.module())) {
+      ModuleTransformer transformer = transformers.get(entry);
+      if (!transformer.filters() || !early.mayBeWovenBy(entry.module())) {
         continue;
       }
       try {
@@ -188,7 +193,7 @@ public final class InstrumentationInstaller {
           }
         }
         if (entry.module().mayMatch(internalName, loader, classFile)
-            && transformers.get(entry).wouldWeave(internalName, classFile)) {
+            && transformer.wouldWeave(internalName, classFile)) {
           return true;
         }
       } catch (RuntimeException | LinkageError e) {

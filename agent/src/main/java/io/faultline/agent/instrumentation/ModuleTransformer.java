@@ -118,6 +118,16 @@ final class ModuleTransformer implements ClassFileTransformer {
     return true;
   }
 
+  /** Whether a type instrumentation of the module names {@code internalName}. */
+  boolean names(String internalName) {
+    return named.containsKey(internalName);
+  }
+
+  /** Whether a type instrumentation of the module accepts types from their class file. */
+  boolean filters() {
+    return !filtered.isEmpty();
+  }
+
   /** Whether a transform would weave {@code classFile} (for classes loaded before the install). */
   boolean wouldWeave(String internalName, byte[] classFile) {
     List<TypeInstrumentation> candidates = candidates(internalName);
