@@ -263,6 +263,11 @@ final class AgentStarter {
         .strongReference(true)
         .register(registry);
     FindingsMetrics.forClassPathCatalogs(runtime.findings()).bindTo(registry);
+    boolean host = config.isFeatureEnabled(HostConfigKeys.FEATURE);
+    if (host) {
+      // Before the endpoint opens: its first scrape has every meter bound at start.
+      step(err, "binding host TCP meters", () -> new HostTcpMetrics().bindTo(registry));
+    }
 
     StatusPage page = runtime.statusPage();
     page.add(BuiltInSections.findings(runtime.findings()));
@@ -295,8 +300,7 @@ final class AgentStarter {
             OtlpExporter.start(
                 config, registry, () -> runtime.phaseMeters().orElse(null), runtime.scheduler()));
 
-    if (config.isFeatureEnabled(HostConfigKeys.FEATURE)) {
-      step(err, "binding host TCP meters", () -> new HostTcpMetrics().bindTo(registry));
+    if (host) {
       HostDoctorTask.schedule(runtime, config.get(AgentConfigKeys.DOCTOR_INTERVAL), err);
       step(err, "following the listeners' accept queues", () -> followListeners(runtime, err));
       step(err, "sweeping the accepted connections", () -> sweepAccepted(runtime, err));
