@@ -20,7 +20,10 @@ import java.util.concurrent.RejectedExecutionException;
  */
 public final class AgentTcpInfo {
 
-  private static final System.Logger LOG = System.getLogger(AgentTcpInfo.class.getName());
+  /** Taken when first used: premain touches this class, and a first logger costs ~10 ms there. */
+  private static System.Logger log() {
+    return System.getLogger(AgentTcpInfo.class.getName());
+  }
 
   private static volatile Instrumentation instrumentation;
 
@@ -76,9 +79,10 @@ public final class AgentTcpInfo {
         return foreign.value().orElseThrow();
       }
       if (Runtime.version().feature() >= 22) {
-        LOG.log(
-            Level.INFO,
-            "faultline: TCP_INFO is read through JNA: " + foreign.reason().orElse("unknown"));
+        log()
+            .log(
+                Level.INFO,
+                "faultline: TCP_INFO is read through JNA: " + foreign.reason().orElse("unknown"));
       }
     }
     if (agentLoader == null
@@ -96,11 +100,12 @@ public final class AgentTcpInfo {
       if (outcome.isAvailable()) {
         return outcome.value().orElseThrow();
       }
-      LOG.log(
-          Level.INFO,
-          "faultline: per-connection TCP facts are off: " + outcome.reason().orElse("unknown"));
+      log()
+          .log(
+              Level.INFO,
+              "faultline: per-connection TCP facts are off: " + outcome.reason().orElse("unknown"));
     } catch (Throwable e) {
-      LOG.log(Level.INFO, "faultline: per-connection TCP facts are off: " + e);
+      log().log(Level.INFO, "faultline: per-connection TCP facts are off: " + e);
     }
     // Falls back to the platform answer (an "unsupported" reader with the reason).
     return TcpInfoReader.create();

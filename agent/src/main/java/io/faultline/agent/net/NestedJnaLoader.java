@@ -6,13 +6,8 @@ import java.io.InputStream;
 import java.net.URL;
 import java.net.URLConnection;
 import java.net.URLStreamHandler;
-import java.util.HashMap;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.jar.JarEntry;
-import java.util.jar.JarInputStream;
 
 /**
  * Loads JNA, unrelocated, from the jar nested in the agent jar, isolated from the application.
@@ -24,7 +19,9 @@ import java.util.jar.JarInputStream;
  * this loader defines, child-first, {@code com.sun.jna.*} from it and the few Faultline classes
  * that call JNA (core's {@code LinuxTcpInfoReader}); everything else comes from the agent's loader.
  * The native library is served as a resource ({@code com/sun/jna/linux-x86-64/libjnidispatch.so}
- * inside the nested jar), which JNA copies to its temporary directory as it always does.
+ * inside the nested jar), which JNA copies to its temporary directory as it always does. The nested
+ * jar is read by its central directory ({@link InMemoryZip}): an entry is inflated when it is asked
+ * for, not every entry at start.
  */
 final class NestedJnaLoader extends ClassLoader {
 
@@ -38,11 +35,11 @@ final class NestedJnaLoader extends ClassLoader {
     ClassLoader.registerAsParallelCapable();
   }
 
-  private final Map<String, byte[]> entries;
+  private final InMemoryZip entries;
   private final ClassLoader agentLoader;
   private final URLStreamHandler handler = new EntryHandler();
 
-  private NestedJnaLoader(Map<String, byte[]> entries, ClassLoader agentLoader) {
+  private NestedJnaLoader(InMemoryZip entries, ClassLoader agentLoader) {
     super("faultline-jna", agentLoader);
     this.entries = entries;
     this.agentLoader = agentLoader;
@@ -51,32 +48,31 @@ final class NestedJnaLoader extends ClassLoader {
   /** A loader over the nested jar found in {@code agentLoader}; throws when it is not there. */
   static NestedJnaLoader create(ClassLoader agentLoader) throws IOException {
     Objects.requireNonNull(agentLoader, "agentLoader");
-    Map<String, byte[]> classes = new ConcurrentHashMap<>();
-    Map<String, byte[]> natives = new HashMap<>();
+    byte[] jar;
     try (InputStream nested = agentLoader.getResourceAsStream(RESOURCE)) {
       if (nested == null) {
         throw new IOException(RESOURCE + " is not in the agent jar");
       }
-      try (JarInputStream jar = new JarInputStream(nested)) {
-        for (JarEntry e = jar.getNextJarEntry(); e != null; e = jar.getNextJarEntry()) {
-          if (!e.isDirectory() && e.getName().startsWith("com/sun/jna/")) {
-            (e.getName().endsWith(".class") ? classes : natives)
-                .put(e.getName(), jar.readAllBytes());
-          }
-        }
-      }
+      jar = nested.readAllBytes();
     }
-    // JNA's jar carries its native library for 24 platforms, 5 MB in all: keep this one's only.
+    // JNA's jar carries its native library for 24 platforms, 5 MB in all: keep this one's only
+    // (every platform's when the jar has no directory for this one, and JNA picks).
     String directory =
         nativeDirectory(System.getProperty("os.name"), System.getProperty("os.arch"));
-    boolean found = natives.keySet().stream().anyMatch(n -> n.startsWith(directory));
-    natives.forEach(
-        (name, bytes) -> {
-          if (!found || name.startsWith(directory)) {
-            classes.put(name, bytes);
-          }
-        });
-    return new NestedJnaLoader(classes, agentLoader);
+    boolean found = false;
+    for (String name : InMemoryZip.names(jar)) {
+      found |= name.startsWith(directory);
+    }
+    boolean onlyThisPlatform = found;
+    return new NestedJnaLoader(
+        InMemoryZip.of(
+            jar,
+            name ->
+                name.startsWith("com/sun/jna/")
+                    && (name.endsWith(".class")
+                        || !onlyThisPlatform
+                        || name.startsWith(directory))),
+        agentLoader);
   }
 
   /**
@@ -132,7 +128,7 @@ final class NestedJnaLoader extends ClassLoader {
   @Override
   protected Class<?> findClass(String name) throws ClassNotFoundException {
     String path = name.replace('.', '/') + ".class";
-    byte[] bytes = entries.get(path);
+    byte[] bytes = readEntry(path);
     if (bytes == null && isolated(name) && !name.startsWith("com.sun.jna.")) {
       bytes = readFromAgent(path);
     }
@@ -143,6 +139,15 @@ final class NestedJnaLoader extends ClassLoader {
     // Defined once per loader (under its class-loading lock): the bytes are not needed again.
     entries.remove(path);
     return defined;
+  }
+
+  /** The nested jar's entry, or null (also when it cannot be read: the class is then not found). */
+  private byte[] readEntry(String path) {
+    try {
+      return entries.read(path);
+    } catch (IOException e) {
+      return null;
+    }
   }
 
   private byte[] readFromAgent(String path) {
@@ -156,7 +161,7 @@ final class NestedJnaLoader extends ClassLoader {
   @Override
   public URL getResource(String name) {
     String path = name.startsWith("/") ? name.substring(1) : name;
-    if (entries.containsKey(path)) {
+    if (entries.contains(path)) {
       try {
         return new URL("faultline-jna", "", -1, "/" + path, handler);
       } catch (IOException e) {
@@ -169,7 +174,7 @@ final class NestedJnaLoader extends ClassLoader {
   @Override
   public InputStream getResourceAsStream(String name) {
     String path = name.startsWith("/") ? name.substring(1) : name;
-    byte[] bytes = entries.get(path);
+    byte[] bytes = readEntry(path);
     if (bytes != null) {
       return new ByteArrayInputStream(bytes);
     }
@@ -180,7 +185,7 @@ final class NestedJnaLoader extends ClassLoader {
   private final class EntryHandler extends URLStreamHandler {
     @Override
     protected URLConnection openConnection(URL url) throws IOException {
-      byte[] bytes = entries.get(url.getPath().substring(1));
+      byte[] bytes = entries.read(url.getPath().substring(1));
       if (bytes == null) {
         throw new IOException("no entry " + url.getPath() + " in the nested JNA jar");
       }
