@@ -1,6 +1,7 @@
 package io.faultline.agent.export;
 
 import io.faultline.agent.AgentVersion;
+import io.faultline.kafka.KafkaMeters;
 import io.faultline.kafka.phase.ExponentialBuckets;
 import io.faultline.kafka.phase.PhaseBuckets;
 import io.faultline.kafka.phase.PhaseMeters;
@@ -41,12 +42,14 @@ final class OtlpJson {
       long startNanos,
       long nowNanos) {
     List<String> metrics = new ArrayList<>();
-    java.util.Set<String> bucketed = new java.util.HashSet<>();
-    if (phases != null) {
-      for (PhaseMeters.Series s : phases.series()) {
-        bucketed.add(s.doc().name() + s.tags());
-      }
-    }
+    // One look at the phase timers: a timer that a client registers while this request is built is
+    // in the registry but not in this list, and must not come out twice (plain, then bucketed); it
+    // is in the next request.
+    List<PhaseMeters.Series> series = phases == null ? List.of() : phases.series();
+    java.util.Set<String> bucketed =
+        phases == null
+            ? java.util.Set.of()
+            : java.util.Set.of(KafkaMeters.REQUEST_PHASE.name(), KafkaMeters.REQUEST_GAP.name());
     for (Meter meter : registry.getMeters()) {
       Meter.Id id = meter.getId();
       String attributes = attributes(id.getTags());
@@ -81,7 +84,7 @@ final class OtlpJson {
                 + CUMULATIVE
                 + ",\"isMonotonic\":true}";
       } else if (meter instanceof FunctionTimer || meter instanceof Timer) {
-        if (bucketed.contains(id.getName() + io.micrometer.core.instrument.Tags.of(id.getTags()))) {
+        if (bucketed.contains(id.getName())) {
           continue; // written with its buckets below
         }
         long count;
@@ -117,7 +120,7 @@ final class OtlpJson {
       metrics.add(metric(id.getName(), id.getDescription(), unit(id.getBaseUnit()), body));
     }
     if (phases != null) {
-      for (PhaseMeters.Series s : phases.series()) {
+      for (PhaseMeters.Series s : series) {
         String body =
             histograms == OtlpHistograms.EXPONENTIAL
                 ? exponential(s, startNanos, nowNanos)
