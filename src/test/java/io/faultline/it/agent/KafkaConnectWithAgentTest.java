@@ -11,14 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -91,7 +85,7 @@ class KafkaConnectWithAgentTest {
       String topic = "connect-lines-" + run;
       // Created first: a sink subscribed to a topic that does not exist yet finds it only at a
       // later metadata refresh, which would be timed here as the worker's start-up.
-      createTopic(kafka, topic);
+      kafka.createTopic(topic, 1);
       Path source = dir.resolve("source.txt");
       Path sink = dir.resolve("sink.txt");
       Files.writeString(source, "");
@@ -175,17 +169,6 @@ class KafkaConnectWithAgentTest {
     @Override
     public void close() {
       child.close();
-    }
-
-    private static void createTopic(KafkaCluster kafka, String topic) throws IOException {
-      try (Admin admin = Admin.create(kafka.clientProperties(Map.of()))) {
-        admin
-            .createTopics(List.of(new NewTopic(topic, 1, (short) kafka.nodes().size())))
-            .all()
-            .get(60, TimeUnit.SECONDS);
-      } catch (ExecutionException | InterruptedException | TimeoutException e) {
-        throw new IOException("creating " + topic + " failed", e);
-      }
     }
 
     private static Path write(Path file, String... lines) throws IOException {
