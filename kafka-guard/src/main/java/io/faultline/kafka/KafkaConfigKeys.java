@@ -53,9 +53,11 @@ public final class KafkaConfigKeys implements ConfigKeyCatalog {
               + " only for a request still unacknowledged this long after its send completed, which"
               + " is where a request held up before the broker shows: a healthy connection's"
               + " requests are answered sooner, and their delivery is reported merged into"
-              + " response_incl_delivery, so a busy producer's sampler stays asleep. A delivery"
-              + " that came before the sampler looked is placed when it looked, at most this late."
-              + " 0ms samples every send.");
+              + " response_incl_delivery, so a busy producer's sampler stays asleep. The sampler"
+              + " looks for such requests this often while some are slow, every 20 ms while each"
+              + " is answered in time; a delivery that came before it looked is placed when it"
+              + " looked: at most this late, or 20 ms for the first slow request after a healthy"
+              + " spell. 0ms samples every send.");
 
   /** Sustained wake rate of the agent's delivery sampler. */
   public static final ConfigKey<Integer> PHASES_DELIVERY_WAKES_PER_SECOND =

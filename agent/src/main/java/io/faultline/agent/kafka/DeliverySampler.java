@@ -14,8 +14,9 @@ import java.util.concurrent.locks.LockSupport;
  * connection the response comes first and the probe leaves before the thread ever reads it. The
  * client's own I/O thread drains the probe into its phase tracker at its next event, so the tracker
  * stays on that thread as kafka-guard requires. Idle (no connection waiting) the thread is parked
- * and costs nothing; under sustained traffic its {@link WakeBudget} bounds how often it wakes
- * ({@code kafka.phases.delivery-wakes-per-second}).
+ * and costs nothing; while requests come and go it looks in at the {@link LookInPace}, slower while
+ * every request is answered in time; under sustained slow traffic its {@link WakeBudget} bounds how
+ * often it wakes ({@code kafka.phases.delivery-wakes-per-second}).
  */
 final class DeliverySampler {
 
@@ -91,27 +92,27 @@ final class DeliverySampler {
   private final TcpInfoReader reader;
   private final Set<Probe> waiting = ConcurrentHashMap.newKeySet();
   private final int wakesPerSecond;
-  private final long lookNanos;
+  private final long deliveryAfterNanos;
   private volatile Thread thread;
 
   /**
    * The thread is parked with no deadline (no probe for {@link #KEEP_LOOKING_NANOS}). Only then
    * does a new probe wake it: waking it for every outstanding send would cost a futex wake and a
-   * context switch per request. While requests come and go it looks in every {@code lookNanos}
-   * instead, which a probe, due no sooner than that, never misses.
+   * context switch per request. While requests come and go it looks in at its {@link LookInPace}
+   * instead.
    */
   private volatile boolean idle;
 
   /**
    * @param reader reads TCP_INFO
    * @param wakesPerSecond the sustained number of wakes a second (see {@link WakeBudget})
-   * @param lookNanos how often to look for new probes while requests come and go (the probes'
-   *     delay, {@code kafka.phases.delivery-after}; at least 1 ms)
+   * @param deliveryAfterNanos the probes' delay, {@code kafka.phases.delivery-after}: how often it
+   *     looks for new probes while some are slow (see {@link LookInPace})
    */
-  DeliverySampler(TcpInfoReader reader, int wakesPerSecond, long lookNanos) {
+  DeliverySampler(TcpInfoReader reader, int wakesPerSecond, long deliveryAfterNanos) {
     this.reader = reader;
     this.wakesPerSecond = wakesPerSecond;
-    this.lookNanos = Math.max(1_000_000L, lookNanos);
+    this.deliveryAfterNanos = deliveryAfterNanos;
   }
 
   /**
@@ -155,12 +156,14 @@ final class DeliverySampler {
   private void run() {
     WakeBudget budget =
         new WakeBudget(PERIOD_MICROS * 1000, wakesPerSecond, BURST_WAKES, System.nanoTime());
+    LookInPace pace = new LookInPace(deliveryAfterNanos);
     long lastProbeSeen = System.nanoTime();
     while (true) {
       try {
         if (waiting.isEmpty()) {
-          if (System.nanoTime() - lastProbeSeen < KEEP_LOOKING_NANOS) {
-            LockSupport.parkNanos(lookNanos);
+          long now = System.nanoTime();
+          if (now - lastProbeSeen < KEEP_LOOKING_NANOS) {
+            LockSupport.parkNanos(pace.lookNanos(now));
             continue;
           }
           idle = true;
@@ -185,12 +188,15 @@ final class DeliverySampler {
             untilDue = wait;
           }
         }
+        if (sampled) {
+          pace.dueFound(now);
+        }
         if (sampled || untilDue == Long.MAX_VALUE) {
           LockSupport.parkNanos(budget.sleepAfterWake(System.nanoTime()));
         } else {
           // Nothing due yet: sleep until the first probe is, but no longer than a look-in, so a
           // probe watched meanwhile needs no wake-up of its own.
-          LockSupport.parkNanos(Math.min(untilDue, lookNanos));
+          LockSupport.parkNanos(Math.min(untilDue, pace.lookNanos(now)));
         }
       } catch (Throwable e) {
         // Never let the sampler die silently on a surprise; the probes that fail are marked.

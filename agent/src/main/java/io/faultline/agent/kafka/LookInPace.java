@@ -1,0 +1,47 @@
+package io.faultline.agent.kafka;
+
+/**
+ * How often the delivery sampler looks for connections whose oldest send became due: every {@code
+ * kafka.phases.delivery-after} while some requests are still unanswered by then, every {@value
+ * #QUIET_MILLIS} ms while each is answered in time. A look-in is a timer wake-up (about 40 µs of
+ * CPU on a virtual machine, see {@link WakeBudget}); a healthy producer sending a few hundred
+ * requests a second has a send outstanding almost all the time, so looking in at the full pace kept
+ * the sampler waking 200 times a second for requests it never had to read. Once one request is
+ * found due, the full pace holds for {@value #HOLD_MILLIS} ms after the last, so a connection that
+ * stays slow (the held-up requests delivery timing exists for) is followed at full resolution; only
+ * the first due request after a healthy spell is read up to {@value #QUIET_MILLIS} ms late.
+ *
+ * <p>Used by the sampler thread alone.
+ */
+final class LookInPace {
+
+  static final long QUIET_MILLIS = 20;
+  static final long HOLD_MILLIS = 250;
+  private static final long MIN_LOOK_NANOS = 1_000_000L;
+
+  private final long fastNanos;
+  private final long quietNanos;
+  private long lastDueNanos;
+  private boolean anyDue;
+
+  /**
+   * @param deliveryAfterNanos {@code kafka.phases.delivery-after}: the full pace (at least 1 ms);
+   *     with 0 (every send is read) the sampler never slows down
+   */
+  LookInPace(long deliveryAfterNanos) {
+    this.fastNanos = Math.max(MIN_LOOK_NANOS, deliveryAfterNanos);
+    this.quietNanos =
+        deliveryAfterNanos <= 0 ? fastNanos : Math.max(fastNanos, QUIET_MILLIS * 1_000_000L);
+  }
+
+  /** A look-in at {@code nowNanos} found a connection due. */
+  void dueFound(long nowNanos) {
+    anyDue = true;
+    lastDueNanos = nowNanos;
+  }
+
+  /** How long until the next look-in, from {@code nowNanos}. */
+  long lookNanos(long nowNanos) {
+    return anyDue && nowNanos - lastDueNanos < HOLD_MILLIS * 1_000_000L ? fastNanos : quietNanos;
+  }
+}
