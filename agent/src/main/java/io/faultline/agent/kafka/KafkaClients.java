@@ -153,7 +153,7 @@ public final class KafkaClients {
                 runtime.findings(),
                 runtime.meters(),
                 runtime.scheduler(),
-                AgentTcpInfo.readerLoadedOn(runtime.scheduler()),
+                AgentTcpInfo.readerLoadedOnFirstRead(),
                 runtime.socketFdsUnavailable().isEmpty(),
                 System::nanoTime));
     k.start();

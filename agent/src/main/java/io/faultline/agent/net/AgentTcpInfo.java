@@ -6,9 +6,6 @@ import java.lang.System.Logger.Level;
 import java.lang.instrument.Instrumentation;
 import java.lang.reflect.Method;
 import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 
 /**
  * The TCP_INFO reader for code running inside the agent jar. Use {@link #reader()} there instead of
@@ -48,22 +45,13 @@ public final class AgentTcpInfo {
   }
 
   /**
-   * The reader, or, until it is created, one that has {@code executor} (one of the agent's threads)
-   * create it and whose reads wait for that: for a caller on an application thread, which must not
-   * pay for loading the native binding. Never throws, never null.
+   * The reader, or, until it is created, one that creates it at its first read: for a caller on an
+   * application thread, which must not pay for loading the native binding (only the agent's own
+   * threads read). Never throws, never null.
    */
-  public static TcpInfoReader readerLoadedOn(Executor executor) {
+  public static TcpInfoReader readerLoadedOnFirstRead() {
     TcpInfoReader r = loaded;
-    if (r != null) {
-      return r;
-    }
-    try {
-      return new LoadingTcpInfoReader(
-          CompletableFuture.supplyAsync(AgentTcpInfo::reader, executor));
-    } catch (RejectedExecutionException e) {
-      // The agent is shutting down: nothing will read.
-      return new LoadingTcpInfoReader(CompletableFuture.failedFuture(e));
-    }
+    return r != null ? r : new LoadingTcpInfoReader(AgentTcpInfo::reader);
   }
 
   private static final class Holder {

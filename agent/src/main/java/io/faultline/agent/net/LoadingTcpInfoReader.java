@@ -5,90 +5,77 @@ import io.faultline.core.net.Outcome;
 import io.faultline.core.net.TcpInfo;
 import io.faultline.core.net.TcpInfoDump;
 import io.faultline.core.net.TcpInfoReader;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
- * A TCP_INFO reader whose native binding is still being loaded on one of the agent's threads, so
- * that the application thread whose Kafka client first reached the agent does not load JNA (a
- * couple of hundred milliseconds on a busy machine) itself. Until the load is over it claims to be
- * supported (the platform check passed already) and its reads wait for the load: only the agent's
- * own threads read (the delivery sampler, the connection monitor), never an application thread. A
- * load that fails or outlasts {@link #WAIT_SECONDS} makes every read unavailable, as an unsupported
+ * A TCP_INFO reader whose native binding is loaded by its first read: the application thread whose
+ * Kafka client first reached the agent does not load JNA (a couple of hundred milliseconds on a
+ * busy machine), and neither does a service's start-up when none of its connections is read then.
+ * Only the agent's own threads read (the delivery sampler, the connection monitor), never an
+ * application thread, so the load runs on one of those. Until then it claims to be supported (the
+ * platform check passed already); a load that fails makes every read unavailable, as an unsupported
  * platform's reader does.
  */
 final class LoadingTcpInfoReader implements TcpInfoReader {
 
-  /** How long a read waits for the load before it gives up on this reader. */
-  static final long WAIT_SECONDS = 30;
-
-  private final Future<TcpInfoReader> loading;
+  private final Supplier<TcpInfoReader> load;
   private volatile TcpInfoReader loaded;
 
-  LoadingTcpInfoReader(Future<TcpInfoReader> loading) {
-    this.loading = loading;
+  LoadingTcpInfoReader(Supplier<TcpInfoReader> load) {
+    this.load = load;
   }
 
-  /** The loaded reader, waiting for it if need be; null when the load failed. */
+  /** The loaded reader, loading it on this (agent) thread if no read has yet. */
   private TcpInfoReader loaded() {
     TcpInfoReader r = loaded;
     if (r != null) {
       return r;
     }
-    try {
-      r = loading.get(WAIT_SECONDS, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return null;
-    } catch (Exception e) {
-      r = new FailedLoad(String.valueOf(e));
+    // A private lock no class loader knows of: two agent threads reading first wait for one load.
+    synchronized (this) {
+      if (loaded == null) {
+        try {
+          loaded = Objects.requireNonNull(load.get(), "no reader");
+        } catch (Throwable e) {
+          loaded = new FailedLoad(String.valueOf(e));
+        }
+      }
+      return loaded;
     }
-    loaded = r;
-    return r;
-  }
-
-  /** The loaded reader if the load is over, else null; never waits. */
-  private TcpInfoReader ifLoaded() {
-    return loaded != null || loading.isDone() ? loaded() : null;
   }
 
   @Override
   public boolean isSupported() {
-    TcpInfoReader r = ifLoaded();
+    TcpInfoReader r = loaded;
     return r == null || r.isSupported();
   }
 
   @Override
   public Optional<String> unsupportedReason() {
-    TcpInfoReader r = ifLoaded();
+    TcpInfoReader r = loaded;
     return r == null ? Optional.empty() : r.unsupportedReason();
   }
 
   @Override
   public Outcome<TcpInfo> read(int fd) {
-    TcpInfoReader r = loaded();
-    return r == null ? Outcome.unavailable("interrupted while TCP_INFO was loading") : r.read(fd);
+    return loaded().read(fd);
   }
 
   @Override
   public long bytesAcked(int fd) {
-    TcpInfoReader r = loaded();
-    return r == null ? -1 : r.bytesAcked(fd);
+    return loaded().bytesAcked(fd);
   }
 
   @Override
   public Outcome<ListenQueue> listenQueue(int fd) {
-    TcpInfoReader r = loaded();
-    return r == null
-        ? Outcome.unavailable("interrupted while TCP_INFO was loading")
-        : r.listenQueue(fd);
+    return loaded().listenQueue(fd);
   }
 
   @Override
   public TcpInfoDump dump() {
-    TcpInfoReader r = loaded();
-    return r == null ? TcpInfoDump.unavailable("interrupted while TCP_INFO was loading") : r.dump();
+    return loaded().dump();
   }
 
   /** The reader a failed load leaves: every read unavailable, with the reason. */

@@ -6,11 +6,11 @@ import io.faultline.core.net.Outcome;
 import io.faultline.core.net.TcpInfo;
 import io.faultline.core.net.TcpInfoReader;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -41,22 +41,38 @@ class LoadingTcpInfoReaderTest {
   }
 
   @Test
-  void beforeTheLoadItClaimsSupportWithoutWaitingAndItsReadsWaitForTheLoad() throws Exception {
-    CompletableFuture<TcpInfoReader> loading = new CompletableFuture<>();
-    LoadingTcpInfoReader reader = new LoadingTcpInfoReader(loading);
+  void nothingIsLoadedBeforeTheFirstReadWhichLoadsOnce() throws Exception {
+    AtomicInteger loads = new AtomicInteger();
+    CountDownLatch release = new CountDownLatch(1);
+    LoadingTcpInfoReader reader =
+        new LoadingTcpInfoReader(
+            () -> {
+              loads.incrementAndGet();
+              try {
+                release.await();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              return new Loaded();
+            });
     assertThat(reader.isSupported()).isTrue();
     assertThat(reader.unsupportedReason()).isEmpty();
+    assertThat(loads).as("a reader nobody read loads nothing").hasValue(0);
 
-    ExecutorService sampler = Executors.newSingleThreadExecutor();
+    ExecutorService agentThreads = Executors.newFixedThreadPool(2);
     try {
-      Future<Long> read = sampler.submit(() -> reader.bytesAcked(7));
+      Future<Long> first = agentThreads.submit(() -> reader.bytesAcked(7));
+      Future<Long> second = agentThreads.submit(() -> reader.bytesAcked(8));
       Thread.sleep(200);
-      assertThat(read).as("a read before the load is over waits for it").isNotDone();
-      loading.complete(new Loaded());
-      assertThat(read.get()).isEqualTo(70);
+      assertThat(first).as("the first read loads").isNotDone();
+      assertThat(second).as("a read meanwhile waits for that load").isNotDone();
+      release.countDown();
+      assertThat(first.get()).isEqualTo(70);
+      assertThat(second.get()).isEqualTo(80);
       assertThat(reader.read(3).reason()).hasValue("fd 3");
+      assertThat(loads).as("one load for every read").hasValue(1);
     } finally {
-      sampler.shutdownNow();
+      agentThreads.shutdownNow();
     }
   }
 
@@ -64,34 +80,19 @@ class LoadingTcpInfoReaderTest {
   void aFailedLoadLeavesEveryReadUnavailableWithTheReason() {
     LoadingTcpInfoReader reader =
         new LoadingTcpInfoReader(
-            CompletableFuture.failedFuture(new UnsatisfiedLinkError("no libc here")));
+            () -> {
+              throw new UnsatisfiedLinkError("no libc here");
+            });
+    assertThat(reader.bytesAcked(4)).isEqualTo(-1);
     assertThat(reader.isSupported()).isFalse();
     assertThat(reader.unsupportedReason().orElseThrow()).contains("no libc here");
-    assertThat(reader.bytesAcked(4)).isEqualTo(-1);
     assertThat(reader.read(4).isAvailable()).isFalse();
     assertThat(reader.dump().isSupported()).isFalse();
   }
 
   @Test
-  void theCallersThreadDoesNotLoadTheReader() {
-    AtomicReference<Thread> loadedOn = new AtomicReference<>();
-    TcpInfoReader reader =
-        AgentTcpInfo.readerLoadedOn(
-            task -> {
-              Thread t =
-                  new Thread(
-                      () -> {
-                        loadedOn.set(Thread.currentThread());
-                        task.run();
-                      },
-                      "agent-loader");
-              t.start();
-            });
-    // Whatever this platform supports, the answer comes from the other thread's load.
-    assertThat(reader.bytesAcked(-1)).isEqualTo(-1);
-    assertThat(loadedOn.get()).isNotNull().isNotSameAs(Thread.currentThread());
-    assertThat(AgentTcpInfo.readerLoadedOn(Runnable::run))
-        .as("once loaded, the reader itself")
-        .isSameAs(AgentTcpInfo.reader());
+  void onceLoadedTheAgentHandsOutTheReaderItself() {
+    TcpInfoReader loaded = AgentTcpInfo.reader();
+    assertThat(AgentTcpInfo.readerLoadedOnFirstRead()).isSameAs(loaded);
   }
 }
