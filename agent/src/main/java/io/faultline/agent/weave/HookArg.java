@@ -3,6 +3,10 @@ package io.faultline.agent.weave;
 /**
  * What an advice method's parameter is bound to, one per parameter, in order: the meaning of its
  * {@link Advice} annotation.
+ *
+ * <p>The records write out {@code equals} and {@code hashCode}: a record's generated ones bootstrap
+ * method handles at their first call, dozens of generated classes that every JVM start with the
+ * agent paid for while the weaver compared its arguments.
  */
 public sealed interface HookArg {
 
@@ -41,7 +45,17 @@ public sealed interface HookArg {
   }
 
   /** See {@link #THIS}. */
-  record This() implements HookArg {}
+  record This() implements HookArg {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof This;
+    }
+
+    @Override
+    public int hashCode() {
+      return 1;
+    }
+  }
 
   /** See {@link #argument}. */
   record Argument(int index) implements HookArg {
@@ -50,6 +64,16 @@ public sealed interface HookArg {
       if (index < 0) {
         throw new IllegalArgumentException("argument index " + index + " is negative");
       }
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Argument a && a.index == index;
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 + index;
     }
   }
 
@@ -61,20 +85,80 @@ public sealed interface HookArg {
         throw new IllegalArgumentException("a field hook argument needs the field's name");
       }
     }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Field f && f.name.equals(name);
+    }
+
+    @Override
+    public int hashCode() {
+      return name.hashCode();
+    }
   }
 
   /** See {@link #RETURNED} and {@link #RETURNED_WRITABLE}. */
-  record Returned(boolean writable) implements HookArg {}
+  record Returned(boolean writable) implements HookArg {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Returned r && r.writable == writable;
+    }
+
+    @Override
+    public int hashCode() {
+      return writable ? 3 : 2;
+    }
+  }
 
   /** See {@link #THROWN} and {@link #THROWN_WRITABLE}. */
-  record Thrown(boolean writable) implements HookArg {}
+  record Thrown(boolean writable) implements HookArg {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Thrown r && r.writable == writable;
+    }
+
+    @Override
+    public int hashCode() {
+      return writable ? 5 : 4;
+    }
+  }
 
   /** See {@link #ENTERED}. */
-  record Entered() implements HookArg {}
+  record Entered() implements HookArg {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Entered;
+    }
+
+    @Override
+    public int hashCode() {
+      return 6;
+    }
+  }
 
   /** See {@link #ORIGIN_TYPE}. */
-  record OriginType() implements HookArg {}
+  record OriginType() implements HookArg {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof OriginType;
+    }
+
+    @Override
+    public int hashCode() {
+      return 7;
+    }
+  }
 
   /** See {@link #ORIGIN_METHOD}. */
-  record OriginMethod() implements HookArg {}
+  record OriginMethod() implements HookArg {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof OriginMethod;
+    }
+
+    @Override
+    public int hashCode() {
+      return 8;
+    }
+  }
 }

@@ -44,6 +44,24 @@ public record FindingType(
     }
   }
 
+  // equals and hashCode written out: a record's generated ones bootstrap method handles at their
+  // first call, which the agent's start paid for (the catalogs are checked for duplicates).
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof FindingType t
+        && t.id.equals(id)
+        && t.defaultSeverity == defaultSeverity
+        && t.title.equals(title)
+        && t.why.equals(why)
+        && t.remediation.equals(remediation)
+        && t.incidents.equals(incidents);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(id, defaultSeverity, title, why, remediation, incidents);
+  }
+
   /** A type that comes from no incident of {@code docs/incidents.md}. */
   public FindingType(
       String id, Severity defaultSeverity, String title, String why, String remediation) {

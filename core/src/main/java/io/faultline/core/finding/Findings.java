@@ -289,9 +289,21 @@ public final class Findings {
     }
   }
 
+  // equals and hashCode written out: a record's generated ones bootstrap method handles at their
+  // first call, which the agent's start paid for.
   private record Key(String id, String subject) {
     static Key of(Finding finding) {
       return new Key(finding.id(), finding.subject());
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Key k && Objects.equals(k.id, id) && Objects.equals(k.subject, subject);
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * Objects.hashCode(id) + Objects.hashCode(subject);
     }
   }
 

@@ -63,6 +63,24 @@ public record MeterDoc(
     }
   }
 
+  // equals and hashCode written out: a record's generated ones bootstrap method handles at their
+  // first call, which the agent's start paid for (its meters are declared in sets).
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof MeterDoc d
+        && d.name.equals(name)
+        && d.type == type
+        && d.baseUnit.equals(baseUnit)
+        && d.tagKeys.equals(tagKeys)
+        && d.description.equals(description)
+        && d.feature.equals(feature);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(name, type, baseUnit, tagKeys, description, feature);
+  }
+
   /** The declared tag keys paired with {@code values}, which must be one per key, in order. */
   public Tags tags(String... values) {
     if (values.length != tagKeys.size()) {
