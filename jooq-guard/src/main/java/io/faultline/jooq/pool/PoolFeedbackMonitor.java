@@ -147,7 +147,9 @@ public final class PoolFeedbackMonitor implements AutoCloseable {
     // start(Duration) refuses less; a configured interval below it is raised (configuration never
     // stops the application).
     long millis = Math.max(MIN_INTERVAL.toMillis(), interval.toMillis());
-    task = ex.scheduleWithFixedDelay(this::readQuietly, 0, millis, TimeUnit.MILLISECONDS);
+    // The first reading one interval on, not at once: a pool starts with its service, whose start
+    // should not also pay for a monitoring connection, and a finding needs a window of readings.
+    task = ex.scheduleWithFixedDelay(this::readQuietly, millis, millis, TimeUnit.MILLISECONDS);
   }
 
   private void readQuietly() {
@@ -412,8 +414,9 @@ public final class PoolFeedbackMonitor implements AutoCloseable {
     }
 
     /**
-     * Builds and starts reading every {@code interval} (at least 50 ms); empty when {@code
-     * jooq.pool-feedback} is off or {@link #build()} is. Throws only for a bad {@code interval}.
+     * Builds and starts reading every {@code interval} (at least 50 ms), the first reading one
+     * interval from now; empty when {@code jooq.pool-feedback} is off or {@link #build()} is.
+     * Throws only for a bad {@code interval}.
      */
     public Optional<PoolFeedbackMonitor> start(Duration interval) {
       Objects.requireNonNull(interval, "interval");
