@@ -4,9 +4,10 @@ package io.faultline.agent.weave;
  * What an advice method's parameter is bound to, one per parameter, in order: the meaning of its
  * {@link Advice} annotation.
  *
- * <p>The records write out {@code equals} and {@code hashCode}: a record's generated ones bootstrap
- * method handles at their first call, dozens of generated classes that every JVM start with the
- * agent paid for while the weaver compared its arguments.
+ * <p>The argument-less kinds are single instances, and the records write out {@code equals} and
+ * {@code hashCode}: a record's generated ones bootstrap method handles at their first call, dozens
+ * of generated classes that every JVM start with the agent paid for while the weaver compared its
+ * arguments.
  */
 public sealed interface HookArg {
 
@@ -45,16 +46,8 @@ public sealed interface HookArg {
   }
 
   /** See {@link #THIS}. */
-  record This() implements HookArg {
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof This;
-    }
-
-    @Override
-    public int hashCode() {
-      return 1;
-    }
+  final class This implements HookArg {
+    private This() {}
   }
 
   /** See {@link #argument}. */
@@ -124,41 +117,17 @@ public sealed interface HookArg {
   }
 
   /** See {@link #ENTERED}. */
-  record Entered() implements HookArg {
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Entered;
-    }
-
-    @Override
-    public int hashCode() {
-      return 6;
-    }
+  final class Entered implements HookArg {
+    private Entered() {}
   }
 
   /** See {@link #ORIGIN_TYPE}. */
-  record OriginType() implements HookArg {
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof OriginType;
-    }
-
-    @Override
-    public int hashCode() {
-      return 7;
-    }
+  final class OriginType implements HookArg {
+    private OriginType() {}
   }
 
   /** See {@link #ORIGIN_METHOD}. */
-  record OriginMethod() implements HookArg {
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof OriginMethod;
-    }
-
-    @Override
-    public int hashCode() {
-      return 8;
-    }
+  final class OriginMethod implements HookArg {
+    private OriginMethod() {}
   }
 }
