@@ -83,13 +83,15 @@ class PrometheusScrapesAgentTest {
                       + ",kafka.tcp.interval=1s,kafka.phases.delivery-after=0ms")
               .classPath(ChildJvm.jarOf(org.apache.kafka.clients.producer.KafkaProducer.class))
               .classPath(ChildJvm.jarOf(org.slf4j.Logger.class));
+      // 1000 batches of 20 (acks=all, each awaited): traffic over several 1 s scrapes even on an
+      // in-process broker, as the panels' rate() needs two scrapes of a counter that moved.
       try (ChildJvm.Running running =
           child.start(
               "io.faultline.it.agent.app.KafkaTrafficApp",
               kafka.bootstrapServers(),
               topic,
-              "2000",
-              "2000",
+              "20000",
+              "500",
               ready.toString())) {
         long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         while (!Files.exists(ready) && System.nanoTime() < deadline && running.isAlive()) {
