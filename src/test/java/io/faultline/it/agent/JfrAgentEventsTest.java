@@ -68,13 +68,18 @@ class JfrAgentEventsTest {
       throws Exception {
     Path file = Files.createTempFile("faultline-agent", ".jfr");
     Path ready = KafkaTraffic.readyFile();
+    int port = Http.freePort();
     ChildJvm child =
         KafkaTraffic.withClients(
             ChildJvm.on(Jdk.current())
                 .option("-XX:StartFlightRecording:" + settings + ",filename=" + file)
-                .agentArgs("prometheus.port=0"));
+                .agentArgs("prometheus.port=" + port));
     try (ChildJvm.Running running = KafkaTraffic.start(child, kafka, topic, 50, 5000, ready)) {
       KafkaTraffic.awaitReady(running, ready);
+      // The host doctor's first pass runs on the agent's scheduler after its start: on a fast
+      // broker the traffic can be over before it, and the recording would end without its findings.
+      Http.awaitBodyContaining(
+          "http://127.0.0.1:" + port + "/faultline/findings", "\"id\"", Duration.ofSeconds(60));
       running.send("stop");
       running.awaitExit(60).assertCleanExit();
     }
