@@ -13,7 +13,10 @@ import java.util.function.LongSupplier;
  * Below the budget every nested begin is walked and the per-site counts are exact; above it, each
  * begin is walked with probability {@code 1/n}, {@code n} chosen from the previous 100 ms so that
  * about the budget is walked, and a walked begin counts {@code n}: each site's count is then an
- * unbiased estimate and the walks' CPU stays bounded. Thread-safe.
+ * unbiased estimate and the walks' CPU stays bounded. Within a window busier than the one before,
+ * once a second's budget of begins has been seen {@code n} also grows with them, so a burst after a
+ * quiet spell walks about {@code budget × (1 + ln(begins / budget))} in that window instead of
+ * every begin, while a short burst below a second's budget is still walked whole. Thread-safe.
  */
 final class CallSiteSampler {
 
@@ -21,10 +24,11 @@ final class CallSiteSampler {
   static final long WINDOW_NANOS = 100_000_000L;
 
   private final int walksPerWindow;
+  private final int burstWalks;
   private final LongSupplier nanoClock;
   private final IntUnaryOperator randomBelow;
   private final AtomicLong windowStart;
-  private final LongAdder begunInWindow = new LongAdder();
+  private final AtomicLong begunInWindow = new AtomicLong();
   private final LongAdder walks = new LongAdder();
   private volatile int oneIn = 1;
 
@@ -39,6 +43,7 @@ final class CallSiteSampler {
   CallSiteSampler(int walksPerSecond, LongSupplier nanoClock, IntUnaryOperator randomBelow) {
     // A budget under 10 a second still walks one per window: at most 10 a second.
     this.walksPerWindow = walksPerSecond <= 0 ? 0 : Math.max(1, walksPerSecond / 10);
+    this.burstWalks = Math.max(1, walksPerSecond);
     this.nanoClock = nanoClock;
     this.randomBelow = randomBelow;
     this.windowStart = new AtomicLong(nanoClock.getAsLong());
@@ -52,14 +57,21 @@ final class CallSiteSampler {
     if (walksPerWindow == 0) {
       return always();
     }
-    begunInWindow.increment();
     long now = nanoClock.getAsLong();
     long start = windowStart.get();
-    if (now - start >= WINDOW_NANOS && windowStart.compareAndSet(start, now)) {
-      long begun = begunInWindow.sumThenReset();
-      oneIn = (int) Math.min(Integer.MAX_VALUE, Math.max(1, ceilDiv(begun, walksPerWindow)));
+    long elapsed = now - start;
+    if (elapsed >= WINDOW_NANOS && windowStart.compareAndSet(start, now)) {
+      // Per 100 ms of the time that passed: a quiet second's few begins are not a busy window's.
+      double begunPerWindow = begunInWindow.getAndSet(0) * (double) WINDOW_NANOS / elapsed;
+      oneIn =
+          (int)
+              Math.min(Integer.MAX_VALUE, Math.max(1, Math.ceil(begunPerWindow / walksPerWindow)));
     }
-    int n = oneIn;
+    // A burst after a quiet window would walk every begin until the window ends: past a second's
+    // budget the rate also follows this window's begins so far (a walk still counts 1 / its
+    // chance).
+    long begunSoFar = begunInWindow.incrementAndGet();
+    int n = (int) Math.min(Integer.MAX_VALUE, Math.max(oneIn, ceilDiv(begunSoFar, burstWalks)));
     if (n == 1 || randomBelow.applyAsInt(n) == 0) {
       walks.increment();
       return n;

@@ -101,7 +101,7 @@ public final class JooqConfigKeys implements ConfigKeyCatalog {
   public static final ConfigKey<Integer> CALL_SITE_WALKS =
       ConfigKey.integer(
           "jooq.call-sites.walks-per-second",
-          100,
+          10,
           GUARD,
           "Nested begins per second whose call site is found by a stack walk (docs/benchmarks.md"
               + " has what a walk costs). Below it every nested begin is walked and per-site counts"

@@ -51,10 +51,40 @@ class CallSiteSamplerTest {
     for (int w : weights) {
       sum += w;
     }
-    // The first window walks all 500 of its begins; the other 99 about 10 each.
-    assertThat(sampler.walks()).isBetween(500L + 700L, 500L + 1_300L);
+    // The first window, after no begins, walks fewer and fewer once its begins pass a second's
+    // budget (about 100 × (1 + ln 5) = 261 of its 500); the other 99 about 10 each.
+    assertThat(sampler.walks()).isBetween(261L + 700L, 261L + 1_300L);
     assertThat((double) sum).isCloseTo(50_000, within(5_000.0));
     assertThat(weights).contains(50);
+  }
+
+  @Test
+  void aBurstAfterAQuietSpellWalksAboutTheBudgetNotEveryBegin() {
+    CallSiteSampler sampler = sampler(100);
+    run(sampler, 20, 50_000_000L); // 20 a second: every begin walked
+    long before = sampler.walks();
+    // Then 20,000 begins inside one window (200,000 a second): the previous window's rate would
+    // walk them all.
+    int[] burst = run(sampler, 20_000, 1_000L);
+
+    long walked = sampler.walks() - before;
+    long sum = 0;
+    for (int w : burst) {
+      sum += w;
+    }
+    // About 100 × (1 + ln 200) = 630 walks; each counts 1 / its chance, so the sum stays unbiased.
+    assertThat(walked).isBetween(400L, 900L);
+    assertThat((double) sum).isCloseTo(20_000, within(8_000.0));
+  }
+
+  @Test
+  void aShortBurstBelowASecondsBudgetIsWalkedWhole() {
+    CallSiteSampler sampler = sampler(10);
+    // Four nested begins a millisecond apart, as a transaction with a few savepoints begins them.
+    assertThat(run(sampler, 4, 1_000_000L)).containsOnly(1);
+    // Ten within one window: still one second's budget, every one walked.
+    clock.addAndGet(10 * CallSiteSampler.WINDOW_NANOS);
+    assertThat(run(sampler, 10, 1_000_000L)).containsOnly(1);
   }
 
   @Test
