@@ -11,12 +11,13 @@ import java.util.function.LongSupplier;
  * thread cost 14 µs here against real PostgreSQL (the frames' metadata is cold after the database
  * round trips), about half of the guard's cost per nested transaction when every begin walked.
  * Below the budget every nested begin is walked and the per-site counts are exact; above it, each
- * begin is walked with probability {@code 1/n}, {@code n} chosen from the previous 100 ms so that
- * about the budget is walked, and a walked begin counts {@code n}: each site's count is then an
- * unbiased estimate and the walks' CPU stays bounded. Within a window busier than the one before,
- * once a second's budget of begins has been seen {@code n} also grows with them, so a burst after a
- * quiet spell walks about {@code budget × (1 + ln(begins / budget))} in that window instead of
- * every begin, while a short burst below a second's budget is still walked whole. Thread-safe.
+ * begin is walked with probability {@code 1/n}, {@code n} chosen every 100 ms from the begins per
+ * 100 ms since the last choice so that about the budget is walked, and a walked begin counts {@code
+ * n}: each site's count is then an unbiased estimate and the walks' CPU stays bounded. Within a
+ * window busier than the one before, once a second's budget of begins has been seen {@code n} also
+ * grows with them, so a burst after a quiet spell walks about {@code budget × (1 + ln(begins /
+ * budget))} in that window instead of every begin, while a short burst below a second's budget is
+ * still walked whole. Thread-safe.
  */
 final class CallSiteSampler {
 
