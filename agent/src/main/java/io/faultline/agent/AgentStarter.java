@@ -9,6 +9,7 @@ import io.faultline.agent.export.OtlpExporter;
 import io.faultline.agent.export.PrometheusScrape;
 import io.faultline.agent.export.ScrapeEndpoint;
 import io.faultline.agent.export.StatusPage;
+import io.faultline.agent.instrumentation.AgentClassFiles;
 import io.faultline.agent.instrumentation.AgentErrors;
 import io.faultline.agent.instrumentation.ClassFileUrlHandlers;
 import io.faultline.agent.instrumentation.DeferredTransformer;
@@ -160,12 +161,13 @@ final class AgentStarter {
     }
     // Before any advice is woven: advice finds the runtime without waiting for it.
     AgentRuntime.setCurrent(runtime);
+    AgentClassFiles classFiles =
+        AgentClassFiles.of(agentCode(), AgentStarter.class.getClassLoader());
     InstrumentationInstaller installer =
         new InstrumentationInstaller(
-            new DeferringInstrumentation(instrumentation, deferred),
-            AgentStarter.class.getClassLoader(),
-            attached);
+            new DeferringInstrumentation(instrumentation, deferred), classFiles.loader(), attached);
     step(err, "installing instrumentation", () -> installModules(installer, runtime, modules));
+    classFiles.close();
     List<DeferredTransformer.EarlyClass> early = deferred.endStartup(END_STARTUP_WAIT_MILLIS);
     int[] lateWoven = new int[1];
     step(
