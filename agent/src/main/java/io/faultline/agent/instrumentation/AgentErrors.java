@@ -20,7 +20,13 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class AgentErrors {
 
-  private static final System.Logger LOG = System.getLogger(AgentErrors.class.getName());
+  /**
+   * Created at the first message: this class is used in {@code premain}, the logger need not be.
+   */
+  private static final class Log {
+    static final System.Logger LOG = System.getLogger(AgentErrors.class.getName());
+  }
+
   private static final Map<String, AtomicLong> COUNTS = new ConcurrentHashMap<>();
   private static volatile int limit = 20;
 
@@ -44,7 +50,7 @@ public final class AgentErrors {
     try {
       long count = record(module);
       if (count == 1) {
-        LOG.log(
+        Log.LOG.log(
             Level.WARNING,
             "faultline: instrumentation module "
                 + module
@@ -57,7 +63,7 @@ public final class AgentErrors {
               .turnOff(
                   ModuleSwitch.State.FAILED,
                   count + " errors in its advice, the last: " + describe(error))) {
-        LOG.log(
+        Log.LOG.log(
             Level.WARNING,
             "faultline: instrumentation module "
                 + module
@@ -76,7 +82,7 @@ public final class AgentErrors {
       long count = record(module);
       String why = "weaving " + type + " failed: " + describe(error);
       if (ModuleSwitch.of(module).turnOff(ModuleSwitch.State.INCOMPATIBLE, why) || count == 1) {
-        LOG.log(
+        Log.LOG.log(
             Level.WARNING,
             "faultline: instrumentation module "
                 + module

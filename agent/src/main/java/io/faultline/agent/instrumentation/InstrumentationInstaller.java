@@ -25,8 +25,12 @@ import java.util.function.Predicate;
  */
 public final class InstrumentationInstaller {
 
-  private static final System.Logger LOG =
-      System.getLogger(InstrumentationInstaller.class.getName());
+  /**
+   * Created at the first message: this class is used in {@code premain}, the logger need not be.
+   */
+  private static final class Log {
+    static final System.Logger LOG = System.getLogger(InstrumentationInstaller.class.getName());
+  }
 
   /** Rounds (and the pause between them) in which a late class is looked for among loaded ones. */
   private static final int LATE_LOOKUP_ROUNDS = 10;
@@ -70,7 +74,8 @@ public final class InstrumentationInstaller {
         }
         modules.add(iterator.next());
       } catch (ServiceConfigurationError | LinkageError e) {
-        LOG.log(Level.WARNING, "faultline: an instrumentation module could not be created: " + e);
+        Log.LOG.log(
+            Level.WARNING, "faultline: an instrumentation module could not be created: " + e);
       }
     }
     return modules;
@@ -88,7 +93,8 @@ public final class InstrumentationInstaller {
       try {
         name = module.name();
       } catch (RuntimeException e) {
-        LOG.log(Level.WARNING, "faultline: skipping an instrumentation module without a name", e);
+        Log.LOG.log(
+            Level.WARNING, "faultline: skipping an instrumentation module without a name", e);
         continue;
       }
       installed.add(entry);
@@ -273,7 +279,7 @@ public final class InstrumentationInstaller {
     String failure = BootstrapBridge.install(instrumentation, agentLoader, bridge);
     if (failure != null) {
       if (entry.moduleSwitch().turnOff(ModuleSwitch.State.INCOMPATIBLE, failure)) {
-        LOG.log(
+        Log.LOG.log(
             Level.WARNING,
             "faultline: instrumentation module " + entry.name() + " is off: " + failure);
       }
@@ -392,7 +398,7 @@ public final class InstrumentationInstaller {
         boolean same =
             Class.forName(AgentErrors.class.getName(), false, loader) == AgentErrors.class;
         if (!same) {
-          LOG.log(
+          Log.LOG.log(
               Level.INFO,
               "faultline: not instrumenting classes of "
                   + loader
@@ -400,7 +406,7 @@ public final class InstrumentationInstaller {
         }
         return same;
       } catch (ClassNotFoundException | LinkageError e) {
-        LOG.log(
+        Log.LOG.log(
             Level.INFO,
             "faultline: not instrumenting classes of "
                 + loader

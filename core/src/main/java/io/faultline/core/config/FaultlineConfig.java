@@ -36,7 +36,13 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class FaultlineConfig {
 
-  private static final System.Logger LOG = System.getLogger(FaultlineConfig.class.getName());
+  /**
+   * Created at the first warning, not with the class: the agent loads the configuration in {@code
+   * premain}, and the JDK's logger set-up took 20-30 ms of the application's main thread there.
+   */
+  private static final class Log {
+    static final System.Logger LOG = System.getLogger(FaultlineConfig.class.getName());
+  }
 
   private final Map<String, ConfigKey<?>> keys;
   private final Map<String, Object> values;
@@ -85,7 +91,7 @@ public final class FaultlineConfig {
       return typed;
     }
     if (warnedUndeclared.add(key.name())) {
-      LOG.log(
+      Log.LOG.log(
           Level.WARNING,
           "faultline: config key {0} is read but not declared by any ConfigKeyCatalog (or declared"
               + " with another type); using its default. Add it to its module''s catalog.",
