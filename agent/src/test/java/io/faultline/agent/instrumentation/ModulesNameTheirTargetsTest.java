@@ -16,10 +16,7 @@ class ModulesNameTheirTargetsTest {
 
   @Test
   void noShippedModuleHoldsBackAnApplicationsOwnClasses() {
-    List<InstrumentationModule> shipped =
-        InstrumentationInstaller.discover(APP).stream()
-            .filter(m -> !m.getClass().getName().startsWith("io.faultline.agent.fixture."))
-            .toList();
+    List<InstrumentationModule> shipped = ShippedModules.in(APP);
 
     assertThat(shipped).hasSizeGreaterThanOrEqualTo(8);
     for (String appClass : List.of("com.example.Main", "org.slf4j.LoggerFactory")) {
@@ -33,10 +30,7 @@ class ModulesNameTheirTargetsTest {
   @Test
   void everyShippedModuleLetsItsOwnNamedTargetsThrough() {
     List<InstrumentationModule> shipped =
-        InstrumentationInstaller.discover(APP).stream()
-            .filter(m -> !m.getClass().getName().startsWith("io.faultline.agent.fixture."))
-            .filter(m -> m.bootstrapClasses().isEmpty())
-            .toList();
+        ShippedModules.in(APP).stream().filter(m -> m.bootstrapClasses().isEmpty()).toList();
     int named = 0;
     for (InstrumentationModule m : shipped) {
       for (TypeInstrumentation type : m.types()) {

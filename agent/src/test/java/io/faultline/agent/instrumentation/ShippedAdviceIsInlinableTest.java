@@ -22,10 +22,7 @@ class ShippedAdviceIsInlinableTest {
 
   @Test
   void everyShippedAdviceUsesOnlyPublicMembersOfTheAgent() {
-    List<InstrumentationModule> shipped =
-        InstrumentationInstaller.discover(APP).stream()
-            .filter(m -> !m.getClass().getName().startsWith("io.faultline.agent.fixture."))
-            .toList();
+    List<InstrumentationModule> shipped = ShippedModules.in(APP);
     Set<String> adviceClasses = new TreeSet<>();
     for (InstrumentationModule module : shipped) {
       for (TypeInstrumentation type : module.types()) {
