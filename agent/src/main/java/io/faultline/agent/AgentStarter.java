@@ -4,6 +4,7 @@ import io.faultline.agent.export.ApplicationMicrometerBridge;
 import io.faultline.agent.export.BuiltInSections;
 import io.faultline.agent.export.EndpointSetup;
 import io.faultline.agent.export.FindingsJson;
+import io.faultline.agent.export.MicrometerInternalLogging;
 import io.faultline.agent.export.MicrometerWatcher;
 import io.faultline.agent.export.OtlpExporter;
 import io.faultline.agent.export.PrometheusScrape;
@@ -152,6 +153,7 @@ final class AgentStarter {
               t.setDaemon(true);
               return t;
             });
+    MicrometerInternalLogging.useJdkLogging();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Findings findings = new Findings(config);
     StatusPage page = new StatusPage("Faultline agent " + AgentVersion.get());
