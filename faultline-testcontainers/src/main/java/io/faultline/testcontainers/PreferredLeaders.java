@@ -9,6 +9,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
+import org.apache.kafka.clients.admin.ElectLeadersOptions;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.ElectionType;
 import org.apache.kafka.common.TopicPartition;
@@ -21,6 +23,13 @@ import org.apache.kafka.common.errors.ElectionNotNeededException;
  * apart from {@link KafkaFaults} so kafka-clients is needed only by the restart.
  */
 final class PreferredLeaders {
+
+  /**
+   * How long one call may stay in the admin client: as long as it is waited for. A call given up on
+   * would otherwise stay queued for the client's whole default API timeout, and the caller's {@code
+   * Admin.close()} waits for every queued call.
+   */
+  private static final int CALL_MILLIS = 5_000;
 
   private PreferredLeaders() {}
 
@@ -36,7 +45,10 @@ final class PreferredLeaders {
     Set<String> topics = new HashSet<>();
     elected.forEach(tp -> topics.add(tp.topic()));
     Map<String, TopicDescription> described =
-        admin.describeTopics(topics).allTopicNames().get(5, TimeUnit.SECONDS);
+        admin
+            .describeTopics(topics, new DescribeTopicsOptions().timeoutMs(CALL_MILLIS))
+            .allTopicNames()
+            .get(CALL_MILLIS, TimeUnit.MILLISECONDS);
     for (TopicPartition tp : elected) {
       TopicPartitionInfo info =
           described.get(tp.topic()).partitions().stream()
@@ -66,7 +78,11 @@ final class PreferredLeaders {
     while (true) {
       try {
         Map<TopicPartition, Optional<Throwable>> result =
-            admin.electLeaders(ElectionType.PREFERRED, null).partitions().get(5, TimeUnit.SECONDS);
+            admin
+                .electLeaders(
+                    ElectionType.PREFERRED, null, new ElectLeadersOptions().timeoutMs(CALL_MILLIS))
+                .partitions()
+                .get(CALL_MILLIS, TimeUnit.MILLISECONDS);
         Map<TopicPartition, Throwable> pending =
             new java.util.TreeMap<>(java.util.Comparator.comparing(TopicPartition::toString));
         result.forEach(
