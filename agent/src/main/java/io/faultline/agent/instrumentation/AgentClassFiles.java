@@ -5,11 +5,12 @@ import java.net.URL;
 import java.net.URLClassLoader;
 
 /**
- * Where the installer reads the agent's own class files (the advice it inlines, the bootstrap
- * bridge): straight from the agent's jar. The loader that defined the agent finds them too, but
- * only after a lookup in every entry of the application's class path (the agent's jar is appended
- * at its end), and those lookups, a few thousand at every start, were enough to make the JDK's zip
- * lookup hot and have C2 compile it during the application's start-up.
+ * Where the installer reads the class files of the advice it inlines and of the bootstrap bridge:
+ * the agent's jar first. The loader that defined the agent finds them too, but only after a lookup
+ * in every entry of the application's class path (the agent's jar is appended at its end), and
+ * those lookups, a few thousand at every start, were enough to make the JDK's zip lookup hot and
+ * have C2 compile it during the application's start-up. A class file the jar does not have (the
+ * advice of a module shipped in another jar on the class path) is looked up through that loader.
  *
  * <p>Only resources are read through {@link #loader()}; no class is ever loaded from it. Closed
  * once the modules are installed.
@@ -25,17 +26,36 @@ public final class AgentClassFiles implements AutoCloseable {
   }
 
   /**
-   * Reads from {@code agentCode} (the agent's jar or class directory) alone; when that location is
-   * unknown, from {@code agentLoader}.
+   * Reads from {@code agentCode} (the agent's jar or class directory), then from {@code
+   * agentLoader}; when that location is unknown, from {@code agentLoader} alone.
    */
   public static AgentClassFiles of(URL agentCode, ClassLoader agentLoader) {
     if (agentCode == null) {
       return new AgentClassFiles(agentLoader, null);
     }
-    // Parent null: a resource lookup asks the bootstrap loader (which has no io/faultline/
-    // resource) and then this one location.
-    URLClassLoader own = new URLClassLoader(new URL[] {agentCode}, null);
+    URLClassLoader own = new CodeFirst(agentCode, agentLoader);
     return new AgentClassFiles(own, own);
+  }
+
+  /** Resources from one location, then from a fallback loader; nothing from a parent. */
+  private static final class CodeFirst extends URLClassLoader {
+
+    static {
+      registerAsParallelCapable();
+    }
+
+    private final ClassLoader fallback;
+
+    CodeFirst(URL code, ClassLoader fallback) {
+      super(new URL[] {code}, null);
+      this.fallback = fallback;
+    }
+
+    @Override
+    public URL getResource(String name) {
+      URL own = findResource(name);
+      return own != null ? own : fallback.getResource(name);
+    }
   }
 
   /** The loader to read the agent's class files from as resources. */
