@@ -18,11 +18,9 @@ import java.net.URLClassLoader;
 public final class AgentClassFiles implements AutoCloseable {
 
   private final ClassLoader loader;
-  private final URLClassLoader own;
 
-  private AgentClassFiles(ClassLoader loader, URLClassLoader own) {
+  private AgentClassFiles(ClassLoader loader) {
     this.loader = loader;
-    this.own = own;
   }
 
   /**
@@ -30,11 +28,8 @@ public final class AgentClassFiles implements AutoCloseable {
    * agentLoader}; when that location is unknown, from {@code agentLoader} alone.
    */
   public static AgentClassFiles of(URL agentCode, ClassLoader agentLoader) {
-    if (agentCode == null) {
-      return new AgentClassFiles(agentLoader, null);
-    }
-    URLClassLoader own = new CodeFirst(agentCode, agentLoader);
-    return new AgentClassFiles(own, own);
+    return new AgentClassFiles(
+        agentCode == null ? agentLoader : new CodeFirst(agentCode, agentLoader));
   }
 
   /** Resources from one location, then from a fallback loader; nothing from a parent. */
@@ -66,7 +61,7 @@ public final class AgentClassFiles implements AutoCloseable {
   /** Closes the jar this instance opened, if it opened one. */
   @Override
   public void close() {
-    if (own == null) {
+    if (!(loader instanceof CodeFirst own)) {
       return;
     }
     try {
