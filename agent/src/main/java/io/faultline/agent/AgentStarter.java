@@ -199,6 +199,10 @@ final class AgentStarter {
     }
     // Installed from here on: the JDK connect module (connection churn) included.
     runtime.setStartup(startup);
+    step(
+        err,
+        "adding findings to JFR recordings",
+        () -> ActiveFindingsInRecordings.watch(runtime, err));
     scheduler.execute(
         () -> {
           step(err, "starting export", () -> startExport(runtime, err));

@@ -58,6 +58,9 @@ public final class Findings {
   private final Map<String, Long> raised = new HashMap<>();
   private final List<Consumer<FindingEvent>> listeners = new CopyOnWriteArrayList<>();
   private final AtomicLong internalErrors = new AtomicLong();
+  // Its own lock, never taken by the hook: Flight Recorder runs the hook holding locks of its own.
+  private final Object hookLock = new Object();
+  private Runnable activeHook;
 
   /**
    * A registry that re-logs active findings every {@code logInterval}, reads time from {@code
@@ -171,6 +174,52 @@ public final class Findings {
   /** Stops calling {@code listener}. */
   public void removeListener(Consumer<FindingEvent> listener) {
     listeners.remove(listener);
+  }
+
+  /**
+   * From now on every chunk of every JDK Flight Recorder recording begins and ends with an {@code
+   * io.faultline.ActiveFinding} event per active finding, so a recording started after a finding
+   * was raised still shows it. Does nothing and returns false while Flight Recorder is not
+   * initialized ({@link Jfr#recording()}): registering would set up its machinery in a process that
+   * may never record. Calling it again once it returned true does nothing.
+   */
+  public boolean recordActiveInFlightRecorder() {
+    if (!Jfr.recording()) {
+      return false;
+    }
+    synchronized (hookLock) {
+      if (activeHook == null) {
+        activeHook = ActiveFindingRecording.register(this);
+      }
+    }
+    return true;
+  }
+
+  /** Undoes {@link #recordActiveInFlightRecorder()}; nothing when it was not done. */
+  public void stopRecordingActiveInFlightRecorder() {
+    synchronized (hookLock) {
+      if (activeHook != null) {
+        ActiveFindingRecording.unregister(activeHook);
+        activeHook = null;
+      }
+    }
+  }
+
+  /**
+   * Flight Recorder's periodic hook: the active findings, committed outside the registry's lock.
+   */
+  void recordActive() {
+    guarded(
+        () -> {
+          List<Since> snapshot;
+          synchronized (lock) {
+            snapshot = new ArrayList<>(active.size());
+            for (Active entry : active.values()) {
+              snapshot.add(new Since(entry.finding, entry.since));
+            }
+          }
+          ActiveFindingRecording.commitAll(snapshot);
+        });
   }
 
   /** Failures caught inside the registry or its listeners; zero unless there is a bug. */
@@ -306,6 +355,9 @@ public final class Findings {
       return 31 * Objects.hashCode(id) + Objects.hashCode(subject);
     }
   }
+
+  /** An active finding and when it became active. */
+  record Since(Finding finding, Instant since) {}
 
   /** The mutable state of one active finding; guarded by {@link #lock}. */
   private static final class Active {
