@@ -101,6 +101,28 @@ final class WatchedChild implements AutoCloseable {
     }
   }
 
+  /**
+   * Seconds from the start until the child exited. One still running after {@code bound} has its
+   * threads dumped into its output and may go on until {@code limit}: one that exits by then was
+   * slow, not stuck (the caller compares the time with the bound); one that does not fails as
+   * {@link #awaitExit} does.
+   */
+  double awaitExitAllowingSlow(Duration bound, Duration limit) {
+    try {
+      if (!process.waitFor(bound.toNanos(), TimeUnit.NANOSECONDS)) {
+        threadDump();
+        long left = startNanos + limit.toNanos() - System.nanoTime();
+        if (!process.waitFor(Math.max(0, left), TimeUnit.NANOSECONDS)) {
+          throw stuck("exit within " + limit.toSeconds() + " s (over " + bound.toSeconds() + " s)");
+        }
+      }
+      return secondsSinceStart();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** Sends {@code stop}, then asserts a clean exit (0, no agent errors) within 30 s. */
   void stopCleanly() {
     send("stop");
@@ -129,6 +151,11 @@ final class WatchedChild implements AutoCloseable {
 
   boolean isAlive() {
     return process.isAlive();
+  }
+
+  /** The file its output goes to. */
+  Path outputFile() {
+    return output;
   }
 
   /** Everything the child printed so far. */

@@ -27,7 +27,8 @@ class ActiveFindingRecordingTest {
   void aRecordingStartedAfterAFindingWasRaisedHasItAndTheOnesRaisedSince() throws Exception {
     Findings findings =
         new Findings(Duration.ofMinutes(10), Clock.systemUTC(), new RecordingLogger());
-    Instant before = Instant.now();
+    // The event keeps milliseconds.
+    Instant before = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
     findings.raise(Finding.of(PORTS, "host").evidence("free", 12).build());
     findings.raise(Finding.of(PORTS, "gone").build());
     // Registering before Flight Recorder is set up would set it up: it waits until it is.
