@@ -9,6 +9,10 @@ import io.faultline.it.servers.KafkaNode;
 import io.faultline.it.servers.PostgresServer;
 import io.faultline.it.servers.RealServers;
 import io.faultline.it.servers.RequiresDocker;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +22,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -34,13 +39,24 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * created = released + rolled back; every top-level transaction counted once; requests timed again
  * after the fault), it suppressed no error of its own, and every finding about the service the
  * fault raised is cleared once it is over (the host doctor's are only reported). Each prints a
- * {@code CHAOS} line with its figures (see docs/reliability.md). The network faults need root and
- * {@code nft} (the broker's ones a broker container too) and are skipped without; stopping and
- * starting PostgreSQL needs the Docker mode.
+ * {@code CHAOS} line with its figures (see docs/reliability.md). The default suite runs three cases
+ * (a broker killed, PostgreSQL's backends terminated, PostgreSQL crash-restarted: 80 s); {@code
+ * -Dfaultline.chaos=all} runs every case (six minutes). The network faults need root and {@code
+ * nft} (the broker's ones a broker container too) and are skipped without; stopping and starting
+ * PostgreSQL needs the Docker mode.
  */
 @ExtendWith(RealServers.class)
 @Tag("chaos")
 class ChaosTest {
+
+  /** A case run only with {@code -Dfaultline.chaos=all}; the default suite runs a cut. */
+  @Target(ElementType.METHOD)
+  @Retention(RetentionPolicy.RUNTIME)
+  @EnabledIfSystemProperty(
+      named = "faultline.chaos",
+      matches = "all",
+      disabledReason = "a longer chaos case: -Dfaultline.chaos=all runs it")
+  @interface LongCase {}
 
   /** How long the service runs before a fault and after its recovery. */
   private static final Duration STEADY = Duration.ofSeconds(5);
@@ -64,6 +80,7 @@ class ChaosTest {
         .noneMatch(f -> f.startsWith("KAFKA_WINDOW_SCALING_OFF"));
   }
 
+  @LongCase
   @Test
   @Timeout(240)
   void brokerPausedLongerThanTheRequestTimeout(
@@ -116,6 +133,7 @@ class ChaosTest {
         .isNotEmpty();
   }
 
+  @LongCase
   @Test
   @Timeout(180)
   void poolExhausted(
@@ -128,6 +146,7 @@ class ChaosTest {
         .isPositive();
   }
 
+  @LongCase
   @Test
   @Timeout(240)
   void linkToTheBrokerDroppedAndRestored(
@@ -145,6 +164,7 @@ class ChaosTest {
         .anyMatch(f -> f.startsWith("KAFKA_BROKER_LINK_STALLED"));
   }
 
+  @LongCase
   @Test
   @Timeout(300)
   void brokerRestartedWithSynCookiesAndNoTimestamps(
@@ -192,6 +212,7 @@ class ChaosTest {
         .isTrue();
   }
 
+  @LongCase
   @Test
   @Timeout(180)
   void lockWaitPastTheLockTimeout(
@@ -226,6 +247,7 @@ class ChaosTest {
         .isEqualTo(ledger.rolledBack().size() + ledger.failed().size());
   }
 
+  @LongCase
   @Test
   @Timeout(180)
   void postgresRefusesConnections(
@@ -242,6 +264,7 @@ class ChaosTest {
         .isNotEmpty();
   }
 
+  @LongCase
   @Test
   @Timeout(240)
   @RequiresDocker("PostgreSQL in a container of its own, stopped and started at the same address")
