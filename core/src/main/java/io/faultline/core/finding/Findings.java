@@ -58,9 +58,12 @@ public final class Findings {
   private final Map<String, Long> raised = new HashMap<>();
   private final List<Consumer<FindingEvent>> listeners = new CopyOnWriteArrayList<>();
   private final AtomicLong internalErrors = new AtomicLong();
-  // Its own lock, never taken by the hook: Flight Recorder runs the hook holding locks of its own.
+  // Flight Recorder runs its hooks holding its own locks, so the hook takes none of ours: it reads
+  // recordedActive, rebuilt under the lock at each change while keepRecordedActive is set.
   private final Object hookLock = new Object();
   private Runnable activeHook;
+  private volatile boolean keepRecordedActive;
+  private volatile List<Since> recordedActive = List.of();
 
   /**
    * A registry that re-logs active findings every {@code logInterval}, reads time from {@code
@@ -189,6 +192,10 @@ public final class Findings {
     }
     synchronized (hookLock) {
       if (activeHook == null) {
+        synchronized (lock) {
+          keepRecordedActive = true;
+          recordedActive = sinceSnapshotLocked();
+        }
         activeHook = ActiveFindingRecording.register(this);
       }
     }
@@ -201,25 +208,23 @@ public final class Findings {
       if (activeHook != null) {
         ActiveFindingRecording.unregister(activeHook);
         activeHook = null;
+        keepRecordedActive = false;
+        recordedActive = List.of();
       }
     }
   }
 
-  /**
-   * Flight Recorder's periodic hook: the active findings, committed outside the registry's lock.
-   */
+  /** Flight Recorder's periodic hook: commits the active findings, taking no lock of ours. */
   void recordActive() {
-    guarded(
-        () -> {
-          List<Since> snapshot;
-          synchronized (lock) {
-            snapshot = new ArrayList<>(active.size());
-            for (Active entry : active.values()) {
-              snapshot.add(new Since(entry.finding, entry.since));
-            }
-          }
-          ActiveFindingRecording.commitAll(snapshot);
-        });
+    guarded(() -> ActiveFindingRecording.commitAll(recordedActive));
+  }
+
+  private List<Since> sinceSnapshotLocked() {
+    List<Since> snapshot = new ArrayList<>(active.size());
+    for (Active entry : active.values()) {
+      snapshot.add(new Since(entry.finding, entry.since));
+    }
+    return List.copyOf(snapshot);
   }
 
   /** Failures caught inside the registry or its listeners; zero unless there is a bug. */
@@ -314,7 +319,11 @@ public final class Findings {
         + ")";
   }
 
+  /** Called under the lock at each change. */
   private void publish(FindingEvent.Kind kind, Finding finding, Instant at) {
+    if (keepRecordedActive) {
+      recordedActive = sinceSnapshotLocked();
+    }
     if (Jfr.recording()) {
       guarded(() -> FindingRecording.commit(kind, finding));
     }
