@@ -22,25 +22,7 @@ import jdk.jfr.Timestamp;
 @Description("A Faultline finding in force when a recording chunk began or ended")
 @StackTrace(false)
 @Period("everyChunk")
-final class ActiveFindingRecording extends jdk.jfr.Event {
-
-  @Label("Finding")
-  String id;
-
-  @Label("Severity")
-  String severity;
-
-  @Label("Subject")
-  String subject;
-
-  @Label("Message")
-  String message;
-
-  @Label("Evidence")
-  String evidence;
-
-  @Label("What to do")
-  String remediation;
+final class ActiveFindingRecording extends FindingFieldsRecording {
 
   @Label("Active Since")
   @Timestamp(Timestamp.MILLISECONDS_SINCE_EPOCH)
@@ -50,13 +32,7 @@ final class ActiveFindingRecording extends jdk.jfr.Event {
   static void commitAll(List<Findings.Since> active) {
     for (Findings.Since entry : active) {
       ActiveFindingRecording e = new ActiveFindingRecording();
-      Finding finding = entry.finding();
-      e.id = finding.id();
-      e.severity = finding.severity().name();
-      e.subject = finding.subject();
-      e.message = finding.message();
-      e.evidence = finding.evidence().toString();
-      e.remediation = finding.type().remediation();
+      e.fill(entry.finding());
       e.since = entry.since().toEpochMilli();
       e.commit();
     }

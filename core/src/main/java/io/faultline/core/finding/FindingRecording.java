@@ -12,29 +12,11 @@ import jdk.jfr.StackTrace;
 @Category("Faultline")
 @Description("A Faultline finding became active, changed or cleared")
 @StackTrace(false)
-final class FindingRecording extends jdk.jfr.Event {
+final class FindingRecording extends FindingFieldsRecording {
 
   @Label("Change")
   @Description("raised, updated or cleared")
   String change;
-
-  @Label("Finding")
-  String id;
-
-  @Label("Severity")
-  String severity;
-
-  @Label("Subject")
-  String subject;
-
-  @Label("Message")
-  String message;
-
-  @Label("Evidence")
-  String evidence;
-
-  @Label("What to do")
-  String remediation;
 
   /** Commits one change when a recording wants it; cheap when none does. */
   static void commit(FindingEvent.Kind kind, Finding finding) {
@@ -43,12 +25,7 @@ final class FindingRecording extends jdk.jfr.Event {
       return;
     }
     e.change = kind.name().toLowerCase(java.util.Locale.ROOT);
-    e.id = finding.id();
-    e.severity = finding.severity().name();
-    e.subject = finding.subject();
-    e.message = finding.message();
-    e.evidence = finding.evidence().toString();
-    e.remediation = finding.type().remediation();
+    e.fill(finding);
     e.commit();
   }
 }
