@@ -7,9 +7,7 @@ import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
 /**
  * A server that listens with a small backlog and accepts nobody until told: its port goes to a
@@ -30,11 +28,7 @@ public final class BacklogApp {
             .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), backlog)) {
       server.configureBlocking(false);
       int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
-      // Written whole, then moved into place: the test reads it as soon as it exists.
-      Path target = Path.of(args[1]);
-      Path partial = target.resolveSibling(target.getFileName() + ".partial");
-      Files.writeString(partial, Integer.toString(port));
-      Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE);
+      ReadyFile.write(Path.of(args[1]), Integer.toString(port));
       BufferedReader in =
           new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       for (String line = in.readLine(); line != null; line = in.readLine()) {

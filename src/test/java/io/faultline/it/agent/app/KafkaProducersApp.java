@@ -3,7 +3,6 @@ package io.faultline.it.agent.app;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,7 +73,7 @@ public final class KafkaProducersApp {
     while (acked.get() < (long) n * partitions) {
       Thread.sleep(50);
     }
-    Files.writeString(ready, "ready");
+    ReadyFile.write(ready, "ready");
     new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
     sender.interrupt();
     sender.join();

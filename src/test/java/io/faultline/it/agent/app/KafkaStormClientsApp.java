@@ -159,7 +159,7 @@ public final class KafkaStormClientsApp {
     while (producersAcked.get() < p || consumersReceived.get() < c) {
       Thread.sleep(100);
     }
-    Files.writeString(ready, "ready");
+    ReadyFile.write(ready, "ready");
     new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
 
     sender.interrupt();

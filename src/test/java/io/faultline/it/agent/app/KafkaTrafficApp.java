@@ -83,7 +83,7 @@ public final class KafkaTrafficApp {
       System.out.println("produced=" + produced + " consumed=" + consumed);
       System.out.println("ready");
       System.out.flush();
-      java.nio.file.Files.writeString(
+      ReadyFile.write(
           java.nio.file.Path.of(args[4]), "produced=" + produced + " consumed=" + consumed);
       new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
     }

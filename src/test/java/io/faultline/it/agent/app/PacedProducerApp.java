@@ -3,7 +3,6 @@ package io.faultline.it.agent.app;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,7 +81,7 @@ public final class PacedProducerApp {
       String line = "acked=" + acked + " failed=" + failed;
       System.out.println(line);
       System.out.flush();
-      Files.writeString(ready, line);
+      ReadyFile.write(ready, line);
       new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
     }
     System.out.println("bye");
