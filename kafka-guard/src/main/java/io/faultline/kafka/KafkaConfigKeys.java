@@ -54,9 +54,9 @@ public final class KafkaConfigKeys implements ConfigKeyCatalog {
               + " is where a request held up before the broker shows: a healthy connection's"
               + " requests are answered sooner, and their delivery is reported merged into"
               + " response_incl_delivery, so a busy producer's sampler stays asleep. The sampler"
-              + " looks for such requests this often while some are slow, every 20 ms while each"
+              + " looks for such requests this often while some are slow, every 50 ms while each"
               + " is answered in time; a delivery that came before it looked is placed when it"
-              + " looked: at most this late, or 20 ms for the first slow request after a healthy"
+              + " looked: at most this late, or 50 ms for the first slow request after a healthy"
               + " spell. 0ms samples every send.");
 
   /** Sustained wake rate of the agent's delivery sampler. */

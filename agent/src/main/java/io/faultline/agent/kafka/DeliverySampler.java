@@ -94,6 +94,7 @@ final class DeliverySampler {
   private final int wakesPerSecond;
   private final long deliveryAfterNanos;
   private volatile Thread thread;
+  private volatile long wakes;
 
   /**
    * The thread is parked with no deadline (no probe for {@link #KEEP_LOOKING_NANOS}). Only then
@@ -137,6 +138,11 @@ final class DeliverySampler {
     }
   }
 
+  /** How many times the thread has woken (and looked) so far. */
+  long wakes() {
+    return wakes;
+  }
+
   /** Stops sampling {@code probe}; called on the client's thread, like {@link #watch}. */
   void stop(Probe probe) {
     probe.watched = false;
@@ -159,6 +165,7 @@ final class DeliverySampler {
     LookInPace pace = new LookInPace(deliveryAfterNanos);
     long lastProbeSeen = System.nanoTime();
     while (true) {
+      wakes++; // this thread alone writes it
       try {
         if (waiting.isEmpty()) {
           long now = System.nanoTime();
@@ -194,9 +201,8 @@ final class DeliverySampler {
         if (sampled || untilDue == Long.MAX_VALUE) {
           LockSupport.parkNanos(budget.sleepAfterWake(System.nanoTime()));
         } else {
-          // Nothing due yet: sleep until the first probe is, but no longer than a look-in, so a
-          // probe watched meanwhile needs no wake-up of its own.
-          LockSupport.parkNanos(Math.min(untilDue, pace.lookNanos(now)));
+          // Nothing due yet: a probe watched meanwhile needs no wake-up of its own.
+          LockSupport.parkNanos(pace.sleepNanos(now, untilDue));
         }
       } catch (Throwable e) {
         // Never let the sampler die silently on a surprise; the probes that fail are marked.

@@ -1,21 +1,23 @@
 package io.faultline.agent.kafka;
 
 /**
- * How often the delivery sampler looks for connections whose oldest send became due: every {@code
- * kafka.phases.delivery-after} while some requests are still unanswered by then, every {@value
- * #QUIET_MILLIS} ms while each is answered in time. A look-in is a timer wake-up (about 40 µs of
- * CPU on a virtual machine, see {@link WakeBudget}); a healthy producer sending a few hundred
- * requests a second has a send outstanding almost all the time, so looking in at the full pace kept
- * the sampler waking 200 times a second for requests it never had to read. Once one request is
- * found due, the full pace holds for {@value #HOLD_MILLIS} ms after the last, so a connection that
- * stays slow (the held-up requests delivery timing exists for) is followed at full resolution; only
- * the first due request after a healthy spell is read up to {@value #QUIET_MILLIS} ms late.
+ * How long the delivery sampler sleeps while connections wait for delivery: at the full pace
+ * ({@code kafka.phases.delivery-after}, and until the first waiting connection is due) while some
+ * requests are still unanswered by then, every {@value #QUIET_MILLIS} ms while each is answered in
+ * time. A look-in is a timer wake-up (about 40-60 µs of CPU on a virtual machine, see {@link
+ * WakeBudget}); a healthy producer sending a few hundred requests a second has a send outstanding
+ * almost all the time, each due {@code delivery-after} after it and answered before that, so waking
+ * when each became due, or every {@code delivery-after}, kept the sampler waking 80-200 times a
+ * second for requests it never had to read. Once one request is found due, the full pace holds for
+ * {@value #HOLD_MILLIS} ms after the last, so a connection that stays slow (the held-up requests
+ * delivery timing exists for) is followed at full resolution; only the first due request after a
+ * healthy spell is read up to {@value #QUIET_MILLIS} ms late.
  *
  * <p>Used by the sampler thread alone.
  */
 final class LookInPace {
 
-  static final long QUIET_MILLIS = 20;
+  static final long QUIET_MILLIS = 50;
   static final long HOLD_MILLIS = 250;
   private static final long MIN_LOOK_NANOS = 1_000_000L;
 
@@ -40,8 +42,21 @@ final class LookInPace {
     lastDueNanos = nowNanos;
   }
 
-  /** How long until the next look-in, from {@code nowNanos}. */
+  /** How long until the next look-in, from {@code nowNanos}, when no connection waits. */
   long lookNanos(long nowNanos) {
-    return anyDue && nowNanos - lastDueNanos < HOLD_MILLIS * 1_000_000L ? fastNanos : quietNanos;
+    return fast(nowNanos) ? fastNanos : quietNanos;
+  }
+
+  /**
+   * How long to sleep from {@code nowNanos} when the first waiting connection is due in {@code
+   * untilDueNanos}: until then at the full pace; at the quiet pace its request is most likely
+   * answered first, and chasing each one's due time is what kept a healthy producer's sampler busy.
+   */
+  long sleepNanos(long nowNanos, long untilDueNanos) {
+    return fast(nowNanos) ? Math.min(untilDueNanos, fastNanos) : quietNanos;
+  }
+
+  private boolean fast(long nowNanos) {
+    return anyDue && nowNanos - lastDueNanos < HOLD_MILLIS * 1_000_000L;
   }
 }

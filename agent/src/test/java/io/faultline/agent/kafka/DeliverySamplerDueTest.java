@@ -79,6 +79,35 @@ class DeliverySamplerDueTest {
   }
 
   /**
+   * A healthy producer: a send is outstanding almost all the time, each answered before it is due.
+   * The sampler looks in at the quiet pace, not whenever the current send would have become due.
+   */
+  @Test
+  void aConnectionWhoseSendsAreAnsweredInTimeKeepsTheSamplerAtTheQuietPace() throws Exception {
+    CountingReader reader = new CountingReader();
+    DeliverySampler sampler = new DeliverySampler(reader, 2000, TimeUnit.MILLISECONDS.toNanos(5));
+    DeliverySampler.Probe probe = new DeliverySampler.Probe(7);
+    // Due sooner than the quiet pace, later than a stalled test thread is likely to be late.
+    long dueIn = TimeUnit.MILLISECONDS.toNanos(25);
+    long start = System.nanoTime();
+    sampler.watch(probe, start + dueIn);
+    long wakesAtStart = sampler.wakes();
+    long end = start + TimeUnit.SECONDS.toNanos(1);
+    long now;
+    while ((now = System.nanoTime()) < end) {
+      // A new send every 2 ms, each answered before it is due.
+      sampler.watch(probe, now + dueIn);
+      Thread.sleep(2);
+    }
+    long wakes = sampler.wakes() - wakesAtStart;
+    sampler.stop(probe);
+    assertThat(reader.reads).as("reads of a connection never due").hasValue(0);
+    // One look every QUIET_MILLIS: 20 in the second, a few more for a late timer; waking when the
+    // current send would become due is one every 25 ms at most the quiet pace: 40 or more.
+    assertThat(wakes).as("the sampler's wakes in 1 s").isLessThan(35);
+  }
+
+  /**
    * Waits (at most 10 s) until the sampler has read {@code probe}: with this reader it then fails.
    */
   private static void awaitRead(DeliverySampler.Probe probe) throws InterruptedException {

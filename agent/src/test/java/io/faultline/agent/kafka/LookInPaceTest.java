@@ -28,11 +28,24 @@ class LookInPaceTest {
   }
 
   @Test
+  void whileQuietItDoesNotChaseTheNextDueTime() {
+    LookInPace pace = new LookInPace(5 * MS);
+    assertThat(pace.sleepNanos(0, 2 * MS)).isEqualTo(LookInPace.QUIET_MILLIS * MS);
+    pace.dueFound(1_000 * MS);
+    assertThat(pace.sleepNanos(1_001 * MS, 2 * MS))
+        .as("due sooner than the pace")
+        .isEqualTo(2 * MS);
+    assertThat(pace.sleepNanos(1_001 * MS, 40 * MS)).as("due later").isEqualTo(5 * MS);
+    assertThat(pace.sleepNanos((1_000 + LookInPace.HOLD_MILLIS) * MS, 2 * MS))
+        .isEqualTo(LookInPace.QUIET_MILLIS * MS);
+  }
+
+  @Test
   void aDelayLongerThanTheQuietPaceIsItsOwnPace() {
-    LookInPace pace = new LookInPace(50 * MS);
-    assertThat(pace.lookNanos(0)).isEqualTo(50 * MS);
+    LookInPace pace = new LookInPace(80 * MS);
+    assertThat(pace.lookNanos(0)).isEqualTo(80 * MS);
     pace.dueFound(0);
-    assertThat(pace.lookNanos(0)).isEqualTo(50 * MS);
+    assertThat(pace.lookNanos(0)).isEqualTo(80 * MS);
   }
 
   @Test
