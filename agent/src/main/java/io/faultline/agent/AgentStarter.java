@@ -22,6 +22,7 @@ import io.faultline.agent.net.AgentTcpInfo;
 import io.faultline.agent.net.ChurnTracking;
 import io.faultline.core.config.ConfigProblem;
 import io.faultline.core.config.FaultlineConfig;
+import io.faultline.core.finding.ActiveFindingsInRecordings;
 import io.faultline.core.finding.Findings;
 import io.faultline.core.finding.FindingsMetrics;
 import io.faultline.core.host.AcceptedConnections;
@@ -202,7 +203,13 @@ final class AgentStarter {
     step(
         err,
         "adding findings to JFR recordings",
-        () -> ActiveFindingsInRecordings.watch(runtime, err));
+        () ->
+            ActiveFindingsInRecordings.start(
+                runtime.findings(),
+                scheduler,
+                e ->
+                    err.println(
+                        "faultline: adding the active findings to JFR recordings failed: " + e)));
     scheduler.execute(
         () -> {
           step(err, "starting export", () -> startExport(runtime, err));

@@ -25,11 +25,13 @@ public final class BootApp implements AutoCloseable {
 
   private final Process process;
   private final Path output;
+  private final Path java;
   private final HttpClient http = HttpClient.newHttpClient();
 
-  private BootApp(Process process, Path output) {
+  private BootApp(Process process, Path output, Path java) {
     this.process = process;
     this.output = output;
+    this.java = java;
   }
 
   /**
@@ -58,7 +60,29 @@ public final class BootApp implements AutoCloseable {
             .redirectErrorStream(true)
             .redirectOutput(output.toFile())
             .start();
-    return new BootApp(process, output);
+    return new BootApp(process, output, java);
+  }
+
+  /**
+   * Runs {@code tool args} from the application's JDK ({@code jcmd}, {@code jfr}) and returns its
+   * output, after checking it exited with 0.
+   */
+  public String runJdkTool(String tool, String... args) throws Exception {
+    List<String> command = new ArrayList<>();
+    command.add(java.resolveSibling(tool).toString());
+    command.addAll(List.of(args));
+    Process run = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!run.waitFor(60, TimeUnit.SECONDS) || run.exitValue() != 0) {
+      run.destroyForcibly();
+      throw new AssertionError(command + " failed:\n" + out);
+    }
+    return out;
+  }
+
+  /** The application's process id. */
+  public long pid() {
+    return process.pid();
   }
 
   /** The output so far. */

@@ -95,6 +95,23 @@ class SpringBootStarterTest {
     assertThat(
             countWithin(app, "/actuator/metrics/faultline.pool.feedback.readings?tag=outcome:ok"))
         .isGreaterThanOrEqualTo(1);
+
+    // A recording started with jcmd after the findings were raised has none of their changes, and
+    // still shows them: the starter puts the active ones in each chunk once Flight Recorder runs.
+    Path recording = Files.createTempFile("boot-late", ".jfr");
+    try {
+      String pid = Long.toString(app.pid());
+      app.runJdkTool("jcmd", pid, "JFR.start", "name=late");
+      // The starter looks once a second whether Flight Recorder has started.
+      Thread.sleep(3_000);
+      app.runJdkTool("jcmd", pid, "JFR.stop", "name=late", "filename=" + recording);
+      assertThat(
+              app.runJdkTool(
+                  "jfr", "print", "--events", "io.faultline.ActiveFinding", recording.toString()))
+          .contains("io.faultline.ActiveFinding", "\"JOOQ_SAVEPOINT_AFTER_ROW_LOCK\"");
+    } finally {
+      Files.deleteIfExists(recording);
+    }
   }
 
   @Test

@@ -10,7 +10,8 @@ import org.springframework.core.env.Environment;
 /**
  * Faultline's configuration, read from the {@code faultline.*} properties, and the {@link Findings}
  * every guard of the application reports to (one per application, so the actuator endpoint shows
- * them all). An application that declares its own {@link Findings} bean keeps it.
+ * them all), whose active findings go into JDK Flight Recorder recordings. An application that
+ * declares its own {@link Findings} bean keeps it.
  */
 @AutoConfiguration
 public class FaultlineAutoConfiguration {
@@ -30,5 +31,11 @@ public class FaultlineAutoConfiguration {
   @ConditionalOnMissingBean
   Findings faultlineFindings(FaultlineConfig config) {
     return new Findings(config);
+  }
+
+  /** The active findings in JDK Flight Recorder recordings ({@code io.faultline.ActiveFinding}). */
+  @Bean
+  FindingsInFlightRecordings faultlineFindingsInFlightRecordings(Findings findings) {
+    return new FindingsInFlightRecordings(findings);
   }
 }
