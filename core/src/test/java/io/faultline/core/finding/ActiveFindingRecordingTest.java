@@ -140,7 +140,8 @@ class ActiveFindingRecordingTest {
     }
   }
 
-  private static List<RecordedEvent> dump(Recording recording) throws Exception {
+  /** The recording's {@code io.faultline.ActiveFinding} events, oldest first. */
+  static List<RecordedEvent> dump(Recording recording) throws Exception {
     Path file = Files.createTempFile("active-findings", ".jfr");
     try {
       recording.dump(file);

@@ -2,8 +2,6 @@ package io.faultline.core.finding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -11,7 +9,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import jdk.jfr.Recording;
-import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -75,15 +72,8 @@ class ActiveFindingsInRecordingsTest {
   }
 
   private static List<String> subjects(Recording recording) throws Exception {
-    Path file = Files.createTempFile("active-findings-watch", ".jfr");
-    try {
-      recording.dump(file);
-      return RecordingFile.readAllEvents(file).stream()
-          .filter(e -> e.getEventType().getName().equals("io.faultline.ActiveFinding"))
-          .map(e -> e.getString("subject"))
-          .toList();
-    } finally {
-      Files.deleteIfExists(file);
-    }
+    return ActiveFindingRecordingTest.dump(recording).stream()
+        .map(e -> e.getString("subject"))
+        .toList();
   }
 }
