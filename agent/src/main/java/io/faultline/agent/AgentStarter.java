@@ -81,20 +81,20 @@ final class AgentStarter {
       }
       AgentErrors.setLimit(config.get(AgentConfigKeys.MODULE_ERROR_LIMIT));
 
-      String[] socketFdsUnavailable = new String[1];
-      step(
-          err,
-          "opening java.base/sun.nio.ch",
-          () -> {
-            socketFdsUnavailable[0] =
-                ModuleOpener.openSocketChannelInternals(
-                    instrumentation, AgentStarter.class.getModule());
-            if (socketFdsUnavailable[0] != null) {
-              err.println(
-                  "faultline: socket descriptors by channel are unavailable: "
-                      + socketFdsUnavailable[0]);
-            }
-          });
+      // No lambdas up to the start thread: this is the application's start path, where each
+      // lambda is a class spun at run time.
+      String socketFdsUnavailable = null;
+      try {
+        socketFdsUnavailable =
+            ModuleOpener.openSocketChannelInternals(
+                instrumentation, AgentStarter.class.getModule());
+        if (socketFdsUnavailable != null) {
+          err.println(
+              "faultline: socket descriptors by channel are unavailable: " + socketFdsUnavailable);
+        }
+      } catch (Throwable e) {
+        err.println("faultline: opening java.base/sun.nio.ch failed, going on without it: " + e);
+      }
       List<InstrumentationModule> modules = discoverModules(config);
       // The modules, the weaver and the meter registry take a while to load on a busy
       // 2-core machine: they are set up on a thread of their own while main starts. Nothing waits
@@ -105,35 +105,70 @@ final class AgentStarter {
       instrumentation.addTransformer(deferred, true);
       Thread installer =
           new Thread(
-              () -> {
-                try {
-                  finishStart(
-                      config,
-                      instrumentation,
-                      deferred,
-                      modules,
-                      socketFdsUnavailable[0],
-                      attached,
-                      err);
-                } finally {
-                  // Whatever failed, classes stop being remembered and timed.
-                  deferred.endStartup(0);
-                }
-              },
+              new StartThread(
+                  config, instrumentation, deferred, modules, socketFdsUnavailable, attached, err),
               "faultline-agent-start");
       installer.setDaemon(true);
       deferred.installingOn(installer);
       Runtime.getRuntime()
-          .addShutdownHook(
-              new Thread(
-                  () -> {
-                    String report = AgentErrors.exitReport();
-                    if (!report.isEmpty()) {
-                      err.println(report);
-                    }
-                  },
-                  "faultline-exit-report"));
+          .addShutdownHook(new Thread(new ExitReport(err), "faultline-exit-report"));
       installer.start();
+    }
+  }
+
+  /** The agent's start thread: {@link #finishStart}, then the end of the start-up window. */
+  private static final class StartThread implements Runnable {
+    private final FaultlineConfig config;
+    private final Instrumentation instrumentation;
+    private final DeferredTransformer deferred;
+    private final List<InstrumentationModule> modules;
+    private final String socketFdsUnavailable;
+    private final boolean attached;
+    private final PrintStream err;
+
+    StartThread(
+        FaultlineConfig config,
+        Instrumentation instrumentation,
+        DeferredTransformer deferred,
+        List<InstrumentationModule> modules,
+        String socketFdsUnavailable,
+        boolean attached,
+        PrintStream err) {
+      this.config = config;
+      this.instrumentation = instrumentation;
+      this.deferred = deferred;
+      this.modules = modules;
+      this.socketFdsUnavailable = socketFdsUnavailable;
+      this.attached = attached;
+      this.err = err;
+    }
+
+    @Override
+    public void run() {
+      try {
+        finishStart(
+            config, instrumentation, deferred, modules, socketFdsUnavailable, attached, err);
+      } finally {
+        // Whatever failed, classes stop being remembered and timed.
+        deferred.endStartup(0);
+      }
+    }
+  }
+
+  /** The shutdown hook that prints what the instrumentation modules could not do, if anything. */
+  private static final class ExitReport implements Runnable {
+    private final PrintStream err;
+
+    ExitReport(PrintStream err) {
+      this.err = err;
+    }
+
+    @Override
+    public void run() {
+      String report = AgentErrors.exitReport();
+      if (!report.isEmpty()) {
+        err.println(report);
+      }
     }
   }
 

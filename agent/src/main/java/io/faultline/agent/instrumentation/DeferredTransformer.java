@@ -59,25 +59,44 @@ public final class DeferredTransformer implements ClassFileTransformer {
      * the class file.
      */
     static Gate of(List<InstrumentationModule> modules) {
-      List<InstrumentationModule> copy =
-          modules.stream().filter(m -> m.bootstrapClasses().isEmpty()).toList();
-      // One shared list per module: most early classes are gated by exactly one.
-      List<List<InstrumentationModule>> alone = copy.stream().map(List::of).toList();
-      return (name, loader, bytes) -> {
-        List<InstrumentationModule> found = List.of();
-        for (int i = 0; i < copy.size(); i++) {
-          if (copy.get(i).mayWeave(name, loader, bytes)) {
-            if (found.isEmpty()) {
-              found = alone.get(i);
-            } else {
-              List<InstrumentationModule> more = new ArrayList<>(found);
-              more.add(copy.get(i));
-              found = List.copyOf(more);
-            }
+      return new ModulesGate(modules);
+    }
+  }
+
+  /**
+   * {@link Gate#of}: written without lambdas or streams, as it is built in the agent's {@code
+   * premain}, on the application's start path.
+   */
+  private static final class ModulesGate implements Gate {
+    private final List<InstrumentationModule> modules = new ArrayList<>();
+    // One shared list per module: most early classes are gated by exactly one.
+    private final List<List<InstrumentationModule>> alone = new ArrayList<>();
+
+    ModulesGate(List<InstrumentationModule> all) {
+      for (InstrumentationModule m : all) {
+        if (m.bootstrapClasses().isEmpty()) {
+          modules.add(m);
+          alone.add(List.of(m));
+        }
+      }
+    }
+
+    @Override
+    public List<InstrumentationModule> modulesFor(
+        String className, ClassLoader loader, byte[] classFile) {
+      List<InstrumentationModule> found = List.of();
+      for (int i = 0; i < modules.size(); i++) {
+        if (modules.get(i).mayWeave(className, loader, classFile)) {
+          if (found.isEmpty()) {
+            found = alone.get(i);
+          } else {
+            List<InstrumentationModule> more = new ArrayList<>(found);
+            more.add(modules.get(i));
+            found = List.copyOf(more);
           }
         }
-        return found;
-      };
+      }
+      return found;
     }
   }
 

@@ -40,7 +40,15 @@ public final class ModuleSwitch {
 
   /** The switch of {@code module}, created active on first use. */
   public static ModuleSwitch of(String module) {
-    return SWITCHES.computeIfAbsent(Objects.requireNonNull(module, "module"), ModuleSwitch::new);
+    // get and putIfAbsent, not computeIfAbsent with a constructor reference: called from the
+    // modules' class initialisers in premain, where a method reference is a class spun at run time.
+    ModuleSwitch found = SWITCHES.get(Objects.requireNonNull(module, "module"));
+    if (found != null) {
+      return found;
+    }
+    ModuleSwitch created = new ModuleSwitch(module);
+    found = SWITCHES.putIfAbsent(module, created);
+    return found == null ? created : found;
   }
 
   /** Whether the module's advice should run. */

@@ -3,7 +3,6 @@ package io.faultline.core.config;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * One configuration key, declared once in code: its name, type, default, the feature it belongs to,
@@ -24,8 +23,6 @@ import java.util.regex.Pattern;
 public record ConfigKey<T>(
     String name, ValueType<T> type, T defaultValue, String feature, String description) {
 
-  private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9-]*(\\.[a-z0-9][a-z0-9-]*)*");
-
   /** Validates the declaration. */
   public ConfigKey {
     Objects.requireNonNull(name, "name");
@@ -33,9 +30,33 @@ public record ConfigKey<T>(
     Objects.requireNonNull(defaultValue, "defaultValue");
     Objects.requireNonNull(feature, "feature");
     Objects.requireNonNull(description, "description");
-    if (!NAME.matcher(name).matches()) {
+    if (!isKeyName(name)) {
       throw new IllegalArgumentException("config key must be lowercase and dotted: " + name);
     }
+  }
+
+  /**
+   * Whether {@code name} reads {@code [a-z][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)*}. By hand, not with a
+   * regular expression: every key is declared while the agent's {@code premain} runs, and compiling
+   * the pattern there spun the JDK's character-class lambdas on the application's start path.
+   */
+  static boolean isKeyName(String name) {
+    boolean segmentStart = true;
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      boolean lowerOrDigit = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+      if (segmentStart) {
+        if (!lowerOrDigit || (i == 0 && c <= '9')) {
+          return false;
+        }
+        segmentStart = false;
+      } else if (c == '.') {
+        segmentStart = true;
+      } else if (!lowerOrDigit && c != '-') {
+        return false;
+      }
+    }
+    return !segmentStart;
   }
 
   /** A boolean key. */

@@ -186,40 +186,35 @@ final class ConfigLoader {
 
   private List<Setting> environment() {
     List<Setting> settings = new ArrayList<>();
-    sources
-        .environment()
-        .forEach(
-            (name, value) -> {
-              String key = EnvironmentNames.toKey(name);
-              if (key != null) {
-                settings.add(
-                    new Setting(
-                        key,
-                        name,
-                        value,
-                        Setting.Kind.ENVIRONMENT,
-                        "environment variable " + Printable.shorten(name)));
-              }
-            });
+    for (Map.Entry<String, String> e : sources.environment().entrySet()) {
+      String key = EnvironmentNames.toKey(e.getKey());
+      if (key != null) {
+        settings.add(
+            new Setting(
+                key,
+                e.getKey(),
+                e.getValue(),
+                Setting.Kind.ENVIRONMENT,
+                "environment variable " + Printable.shorten(e.getKey())));
+      }
+    }
     return settings;
   }
 
   private List<Setting> systemProperties() {
     List<Setting> settings = new ArrayList<>();
-    sources
-        .systemProperties()
-        .forEach(
-            (name, value) -> {
-              if (name.startsWith(ConfigSources.SYSTEM_PROPERTY_PREFIX)) {
-                settings.add(
-                    new Setting(
-                        name.substring(ConfigSources.SYSTEM_PROPERTY_PREFIX.length()),
-                        name,
-                        value,
-                        Setting.Kind.SYSTEM_PROPERTY,
-                        "system property " + Printable.shorten(name)));
-              }
-            });
+    for (Map.Entry<String, String> e : sources.systemProperties().entrySet()) {
+      String name = e.getKey();
+      if (name.startsWith(ConfigSources.SYSTEM_PROPERTY_PREFIX)) {
+        settings.add(
+            new Setting(
+                name.substring(ConfigSources.SYSTEM_PROPERTY_PREFIX.length()),
+                name,
+                e.getValue(),
+                Setting.Kind.SYSTEM_PROPERTY,
+                "system property " + Printable.shorten(name)));
+      }
+    }
     return settings;
   }
 

@@ -34,8 +34,9 @@ public final class ConfigSources {
 
   /** The real process environment and system properties, plus the agent's argument string. */
   public static ConfigSources ofProcess(String agentArguments) {
-    return new ConfigSources(
-        System::getenv, ConfigSources::processSystemProperties, agentArguments);
+    // Named classes, not method references: this runs in the agent's premain, on the
+    // application's start path, where each lambda is a class spun at run time.
+    return new ConfigSources(new ProcessEnvironment(), new ProcessProperties(), agentArguments);
   }
 
   /**
@@ -54,9 +55,10 @@ public final class ConfigSources {
       Map<String, String> environment,
       Map<String, String> systemProperties,
       String agentArguments) {
-    Map<String, String> env = Map.copyOf(environment);
-    Map<String, String> props = Map.copyOf(systemProperties);
-    return new ConfigSources(() -> env, () -> props, agentArguments);
+    return new ConfigSources(
+        new Fixed(Map.copyOf(environment)),
+        new Fixed(Map.copyOf(systemProperties)),
+        agentArguments);
   }
 
   /** No environment, no system properties, no agent argument: every key at its default. */
@@ -80,14 +82,40 @@ public final class ConfigSources {
   private static Map<String, String> sorted(Map<String, String> map) {
     Map<String, String> sorted = new TreeMap<>();
     if (map != null) {
-      map.forEach(
-          (k, v) -> {
-            if (k != null && v != null) {
-              sorted.put(k, v);
-            }
-          });
+      for (Map.Entry<String, String> e : map.entrySet()) {
+        if (e.getKey() != null && e.getValue() != null) {
+          sorted.put(e.getKey(), e.getValue());
+        }
+      }
     }
     return sorted;
+  }
+
+  private static final class ProcessEnvironment implements Supplier<Map<String, String>> {
+    @Override
+    public Map<String, String> get() {
+      return System.getenv();
+    }
+  }
+
+  private static final class ProcessProperties implements Supplier<Map<String, String>> {
+    @Override
+    public Map<String, String> get() {
+      return processSystemProperties();
+    }
+  }
+
+  private static final class Fixed implements Supplier<Map<String, String>> {
+    private final Map<String, String> map;
+
+    Fixed(Map<String, String> map) {
+      this.map = map;
+    }
+
+    @Override
+    public Map<String, String> get() {
+      return map;
+    }
   }
 
   private static Map<String, String> processSystemProperties() {

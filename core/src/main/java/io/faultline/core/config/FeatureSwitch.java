@@ -1,7 +1,5 @@
 package io.faultline.core.config;
 
-import java.util.Arrays;
-
 /**
  * The value of a feature's switch key (the key named like the feature): a boolean, or an enum with
  * an {@code OFF} constant for a feature with more than two modes ({@code
@@ -26,8 +24,13 @@ final class FeatureSwitch {
 
   /** Whether {@code value} is a constant of an enum that has an {@code OFF} constant. */
   static boolean isOffEnum(Object value) {
-    return value instanceof Enum<?> mode
-        && Arrays.stream(mode.getDeclaringClass().getEnumConstants())
-            .anyMatch(c -> OFF.equals(c.name()));
+    if (value instanceof Enum<?> mode) {
+      for (Enum<?> c : mode.getDeclaringClass().getEnumConstants()) {
+        if (OFF.equals(c.name())) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 }

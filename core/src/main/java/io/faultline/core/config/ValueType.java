@@ -2,14 +2,12 @@ package io.faultline.core.config;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.function.Function;
+import java.util.StringJoiner;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 /**
  * How the text of a configuration value becomes a typed value, and how a typed value is written
@@ -19,36 +17,22 @@ import java.util.stream.Collectors;
  */
 public final class ValueType<T> {
 
-  private static final Pattern DURATION =
-      Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)", Pattern.CASE_INSENSITIVE);
-  private static final Pattern SIZE =
-      Pattern.compile("(\\d+)\\s*(B|KiB|MiB|GiB|KB|MB|GB|K|M|G)?", Pattern.CASE_INSENSITIVE);
-
   /** {@code true}/{@code false}, also {@code on}/{@code off}, {@code yes}/{@code no}. */
   public static final ValueType<Boolean> BOOLEAN =
-      new ValueType<>(
-          "boolean",
-          "true or false (also on/off, yes/no)",
-          ValueType::parseBoolean,
-          String::valueOf);
+      new ValueType<>(Kind.BOOLEAN, "boolean", "true or false (also on/off, yes/no)", null);
 
   /** A whole number that fits an {@code int}. */
   public static final ValueType<Integer> INTEGER =
-      new ValueType<>(
-          "integer", "a whole number", raw -> Integer.valueOf(raw.trim()), String::valueOf);
+      new ValueType<>(Kind.INTEGER, "integer", "a whole number", null);
 
   /** A decimal number. */
   public static final ValueType<Double> DECIMAL =
-      new ValueType<>(
-          "decimal", "a number such as 0.5", raw -> Double.valueOf(raw.trim()), String::valueOf);
+      new ValueType<>(Kind.DECIMAL, "decimal", "a number such as 0.5", null);
 
   /** A duration with a unit: {@code 250ms}, {@code 30s}, {@code 5m}, {@code 1h}, {@code 2d}. */
   public static final ValueType<Duration> DURATION_TYPE =
       new ValueType<>(
-          "duration",
-          "a duration with a unit, such as 250ms, 30s, 5m, 1h",
-          ValueType::parseDuration,
-          ValueType::formatDuration);
+          Kind.DURATION, "duration", "a duration with a unit, such as 250ms, 30s, 5m, 1h", null);
 
   /**
    * Ascending durations with units, separated by commas: {@code 1ms,10ms,100ms,1s}. In an agent
@@ -57,62 +41,74 @@ public final class ValueType<T> {
    */
   public static final ValueType<List<Duration>> DURATIONS =
       new ValueType<>(
+          Kind.DURATIONS,
           "durations",
           "ascending durations with units separated by commas, such as 1ms,10ms,100ms,1s",
-          ValueType::parseDurations,
-          ValueType::formatDurations);
+          null);
 
   /** A size in bytes with a unit: {@code 512B}, {@code 64KiB}, {@code 4MiB}, {@code 1GiB}. */
   public static final ValueType<Long> SIZE_TYPE =
       new ValueType<>(
+          Kind.SIZE,
           "size",
           "a size with a unit, such as 64KiB, 4MiB, 1GiB (KB/MB/GB are read as KiB/MiB/GiB)",
-          ValueType::parseSize,
-          ValueType::formatSize);
+          null);
 
   /** Free text, trimmed. */
   public static final ValueType<String> STRING =
-      new ValueType<>("string", "text", String::trim, Function.identity());
+      new ValueType<>(Kind.STRING, "string", "text", null);
 
   /**
    * Free text, trimmed, that is never written back: a set value is shown as {@code ***} (on the
    * status page, in the effective settings), an unset one as empty.
    */
   public static final ValueType<String> SECRET =
-      new ValueType<>("secret", "text", String::trim, v -> v.isEmpty() ? "" : "***");
+      new ValueType<>(Kind.SECRET, "secret", "text", null);
 
+  /**
+   * What a type parses and writes. A switch rather than a function per type: every value type is
+   * created while the agent's {@code premain} runs, where each lambda would be a class spun at run
+   * time on the application's start path.
+   */
+  private enum Kind {
+    BOOLEAN,
+    INTEGER,
+    DECIMAL,
+    DURATION,
+    DURATIONS,
+    SIZE,
+    STRING,
+    SECRET,
+    ENUM
+  }
+
+  /** Compiled on the first duration or size parsed, not while every key is declared. */
+  private static final class Patterns {
+    static final Pattern DURATION =
+        Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)", Pattern.CASE_INSENSITIVE);
+    static final Pattern SIZE =
+        Pattern.compile("(\\d+)\\s*(B|KiB|MiB|GiB|KB|MB|GB|K|M|G)?", Pattern.CASE_INSENSITIVE);
+  }
+
+  private final Kind kind;
   private final String name;
   private final String expected;
-  private final Function<String, T> parser;
-  private final Function<T, String> formatter;
+  private final Class<? extends Enum<?>> enumType;
 
-  private ValueType(
-      String name, String expected, Function<String, T> parser, Function<T, String> formatter) {
+  private ValueType(Kind kind, String name, String expected, Class<? extends Enum<?>> enumType) {
+    this.kind = kind;
     this.name = name;
     this.expected = expected;
-    this.parser = parser;
-    this.formatter = formatter;
+    this.enumType = enumType;
   }
 
   /** One of an enum's constants, matched case-insensitively, {@code -} and {@code _} alike. */
   public static <E extends Enum<E>> ValueType<E> ofEnum(Class<E> type) {
-    String choices =
-        Arrays.stream(type.getEnumConstants())
-            .map(e -> e.name().toLowerCase(Locale.ROOT))
-            .collect(Collectors.joining(", "));
-    return new ValueType<>(
-        "enum",
-        "one of " + choices,
-        raw -> {
-          String wanted = raw.trim().replace('-', '_');
-          for (E constant : type.getEnumConstants()) {
-            if (constant.name().equalsIgnoreCase(wanted)) {
-              return constant;
-            }
-          }
-          throw new IllegalArgumentException("not one of " + choices);
-        },
-        e -> e.name().toLowerCase(Locale.ROOT));
+    StringJoiner choices = new StringJoiner(", ");
+    for (E constant : type.getEnumConstants()) {
+      choices.add(constant.name().toLowerCase(Locale.ROOT));
+    }
+    return new ValueType<>(Kind.ENUM, "enum", "one of " + choices, type);
   }
 
   /** A short name of the type for the documentation: {@code duration}, {@code size}, ... */
@@ -133,7 +129,7 @@ public final class ValueType<T> {
   public T parse(String raw) {
     Objects.requireNonNull(raw, "raw");
     try {
-      T value = parser.apply(raw);
+      T value = parsed(raw);
       if (value == null) {
         throw new IllegalArgumentException("no value");
       }
@@ -147,7 +143,41 @@ public final class ValueType<T> {
 
   /** Writes {@code value} the way a user would type it. */
   public String format(T value) {
-    return formatter.apply(value);
+    return switch (kind) {
+      case DURATION -> formatDuration((Duration) value);
+      case DURATIONS -> formatDurations((List<?>) value);
+      case SIZE -> formatSize((Long) value);
+      case STRING -> (String) value;
+      case SECRET -> ((String) value).isEmpty() ? "" : "***";
+      case ENUM -> ((Enum<?>) value).name().toLowerCase(Locale.ROOT);
+      default -> String.valueOf(value);
+    };
+  }
+
+  @SuppressWarnings("unchecked") // each kind parses to the T its constant or ofEnum declares
+  private T parsed(String raw) {
+    Object value =
+        switch (kind) {
+          case BOOLEAN -> parseBoolean(raw);
+          case INTEGER -> Integer.valueOf(raw.trim());
+          case DECIMAL -> Double.valueOf(raw.trim());
+          case DURATION -> parseDuration(raw);
+          case DURATIONS -> parseDurations(raw);
+          case SIZE -> parseSize(raw);
+          case STRING, SECRET -> raw.trim();
+          case ENUM -> parseEnum(raw);
+        };
+    return (T) value;
+  }
+
+  private Enum<?> parseEnum(String raw) {
+    String wanted = raw.trim().replace('-', '_');
+    for (Enum<?> constant : enumType.getEnumConstants()) {
+      if (constant.name().equalsIgnoreCase(wanted)) {
+        return constant;
+      }
+    }
+    throw new IllegalArgumentException("not " + expected);
   }
 
   private static Boolean parseBoolean(String raw) {
@@ -159,7 +189,7 @@ public final class ValueType<T> {
   }
 
   private static Duration parseDuration(String raw) {
-    Matcher m = DURATION.matcher(raw.trim());
+    Matcher m = Patterns.DURATION.matcher(raw.trim());
     if (!m.matches()) {
       throw new IllegalArgumentException("not a duration with a unit");
     }
@@ -188,8 +218,12 @@ public final class ValueType<T> {
     return List.copyOf(out);
   }
 
-  private static String formatDurations(List<Duration> list) {
-    return list.stream().map(ValueType::formatDuration).collect(Collectors.joining(","));
+  private static String formatDurations(List<?> list) {
+    StringJoiner out = new StringJoiner(",");
+    for (Object d : list) {
+      out.add(formatDuration((Duration) d));
+    }
+    return out.toString();
   }
 
   private static String formatDuration(Duration d) {
@@ -213,7 +247,7 @@ public final class ValueType<T> {
   }
 
   private static Long parseSize(String raw) {
-    Matcher m = SIZE.matcher(raw.trim());
+    Matcher m = Patterns.SIZE.matcher(raw.trim());
     if (!m.matches()) {
       throw new IllegalArgumentException("not a size");
     }

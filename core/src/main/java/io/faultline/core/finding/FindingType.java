@@ -3,7 +3,6 @@ package io.faultline.core.finding;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * The catalogue entry of one kind of finding, declared once in code: its stable id, default
@@ -29,8 +28,6 @@ public record FindingType(
   /** The command that prints a finding's documentation from the agent jar, without its id. */
   public static final String EXPLAIN_COMMAND = "java -jar faultline-agent.jar explain";
 
-  private static final Pattern ID = Pattern.compile("[A-Z][A-Z0-9]*(_[A-Z0-9]+)*");
-
   /** Validates the declaration; a malformed one is a programming error caught by the first test. */
   public FindingType {
     Objects.requireNonNull(id, "id");
@@ -39,9 +36,33 @@ public record FindingType(
     Objects.requireNonNull(why, "why");
     Objects.requireNonNull(remediation, "remediation");
     incidents = List.copyOf(incidents);
-    if (!ID.matcher(id).matches()) {
+    if (!isId(id)) {
       throw new IllegalArgumentException("finding id must be UPPER_SNAKE_CASE: " + id);
     }
+  }
+
+  /**
+   * Whether {@code id} reads {@code [A-Z][A-Z0-9]*(_[A-Z0-9]+)*}. By hand, not with a regular
+   * expression: every finding type is declared while the agent starts, and compiling the pattern
+   * there spun the JDK's character-class lambdas.
+   */
+  static boolean isId(String id) {
+    boolean segmentStart = true;
+    for (int i = 0; i < id.length(); i++) {
+      char c = id.charAt(i);
+      boolean upperOrDigit = (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+      if (segmentStart) {
+        if (!upperOrDigit || (i == 0 && c <= '9')) {
+          return false;
+        }
+        segmentStart = false;
+      } else if (c == '_') {
+        segmentStart = true;
+      } else if (!upperOrDigit) {
+        return false;
+      }
+    }
+    return !segmentStart;
   }
 
   // equals and hashCode written out: a record's generated ones bootstrap method handles at their
