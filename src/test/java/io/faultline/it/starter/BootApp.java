@@ -71,13 +71,27 @@ public final class BootApp implements AutoCloseable {
     List<String> command = new ArrayList<>();
     command.add(java.resolveSibling(tool).toString());
     command.addAll(List.of(args));
-    Process run = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String out = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!run.waitFor(60, TimeUnit.SECONDS) || run.exitValue() != 0) {
-      run.destroyForcibly();
-      throw new AssertionError(command + " failed:\n" + out);
+    // Into a file, not a pipe read to its end: a tool that hangs fails the test after the wait.
+    Path log = Files.createTempFile("jdk-tool", ".log");
+    try {
+      Process run =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(log.toFile())
+              .start();
+      boolean ended = run.waitFor(60, TimeUnit.SECONDS);
+      if (!ended) {
+        run.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      }
+      String out = Files.readString(log, StandardCharsets.UTF_8);
+      if (!ended || run.exitValue() != 0) {
+        throw new AssertionError(
+            command + (ended ? " failed:\n" : " did not end in 60 s:\n") + out);
+      }
+      return out;
+    } finally {
+      Files.deleteIfExists(log);
     }
-    return out;
   }
 
   /** The application's process id. */

@@ -196,7 +196,17 @@ public final class Findings {
           keepRecordedActive = true;
           recordedActive = sinceSnapshotLocked();
         }
-        activeHook = ActiveFindingRecording.register(this);
+        try {
+          activeHook = ActiveFindingRecording.register(this);
+        } catch (RuntimeException | Error e) {
+          // Not registered: stop rebuilding the snapshot at every change for a hook that never
+          // runs.
+          synchronized (lock) {
+            keepRecordedActive = false;
+            recordedActive = List.of();
+          }
+          throw e;
+        }
       }
     }
     return true;
