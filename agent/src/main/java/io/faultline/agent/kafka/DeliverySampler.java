@@ -34,6 +34,9 @@ final class DeliverySampler {
     private long[] acked = new long[INITIAL_CAPACITY];
     private long[] at = new long[INITIAL_CAPACITY];
     private int count;
+    // Whether count > 0, readable without the lock: the client's thread drains at each of a
+    // request's events, and most find nothing recorded since the last.
+    private volatile boolean pending;
     private long lastAcked = -1;
     // When the sampler should first read it: set by the client's thread, read by the sampler.
     private volatile long dueAt;
@@ -70,6 +73,15 @@ final class DeliverySampler {
       acked[count] = bytesAcked;
       at[count] = nanos;
       count++;
+      pending = true;
+    }
+
+    /**
+     * Whether changes were recorded since the last drain. Without the lock: a change recorded just
+     * after a false answer is drained at the next event, with the time it was seen.
+     */
+    boolean hasChanges() {
+      return pending;
     }
 
     /** Hands the recorded changes, oldest first, to {@code sink} and forgets them. */
@@ -78,6 +90,7 @@ final class DeliverySampler {
         sink.sample(acked[i], at[i]);
       }
       count = 0;
+      pending = false;
     }
   }
 

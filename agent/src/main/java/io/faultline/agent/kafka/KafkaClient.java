@@ -174,7 +174,9 @@ public final class KafkaClient {
       probes.remove(node);
       return null;
     }
-    probe.drain((acked, at) -> phases.tcpSample(node, acked, at));
+    if (probe.hasChanges()) {
+      probe.drain((acked, at) -> phases.tcpSample(node, acked, at));
+    }
     return probe;
   }
 

@@ -40,4 +40,18 @@ class DeliverySamplerProbeTest {
     assertThat(drained.get(0)).containsExactly(37, 37);
     assertThat(drained.get(63)).containsExactly(100, 100);
   }
+
+  @Test
+  void saysWhetherAChangeWaitsToBeDrained() {
+    var probe = new DeliverySampler.Probe(3);
+    assertThat(probe.hasChanges()).isFalse();
+    probe.record(100, 1);
+    assertThat(probe.hasChanges()).isTrue();
+    drain(probe);
+    assertThat(probe.hasChanges()).isFalse();
+    probe.record(100, 2); // the same bytes acknowledged: no change
+    assertThat(probe.hasChanges()).isFalse();
+    probe.record(200, 3);
+    assertThat(probe.hasChanges()).isTrue();
+  }
 }
