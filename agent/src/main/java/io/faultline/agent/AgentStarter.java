@@ -116,7 +116,7 @@ final class AgentStarter {
     }
   }
 
-  /** The agent's start thread: {@link #finishStart}, then the end of the start-up window. */
+  /** The agent's start thread: the rest of the start, then the end of the start-up window. */
   private static final class StartThread implements Runnable {
     private final FaultlineConfig config;
     private final Instrumentation instrumentation;
@@ -146,12 +146,86 @@ final class AgentStarter {
     @Override
     public void run() {
       try {
-        finishStart(
-            config, instrumentation, deferred, modules, socketFdsUnavailable, attached, err);
+        finishStart();
       } finally {
         // Whatever failed, classes stop being remembered and timed.
         deferred.endStartup(0);
       }
+    }
+
+    /** The rest of the start. */
+    private void finishStart() {
+      long started = System.nanoTime();
+      ScheduledExecutorService scheduler =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "faultline-agent");
+                t.setDaemon(true);
+                return t;
+              });
+      MicrometerInternalLogging.useJdkLogging();
+      PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+      Findings findings = new Findings(config);
+      StatusPage page = new StatusPage("Faultline agent " + AgentVersion.get());
+      AgentRuntime runtime = new AgentRuntime(config, findings, registry, page, scheduler);
+      if (socketFdsUnavailable != null) {
+        runtime.setSocketFdsUnavailable(socketFdsUnavailable);
+      }
+      // Before any advice is woven: advice finds the runtime without waiting for it.
+      AgentRuntime.setCurrent(runtime);
+      AgentClassFiles classFiles =
+          AgentClassFiles.of(agentCode(), AgentStarter.class.getClassLoader());
+      InstrumentationInstaller installer =
+          new InstrumentationInstaller(
+              new DeferringInstrumentation(instrumentation, deferred),
+              classFiles.loader(),
+              attached);
+      step(err, "installing instrumentation", () -> installModules(installer, runtime, modules));
+      classFiles.close();
+      List<DeferredTransformer.EarlyClass> early = deferred.endStartup(END_STARTUP_WAIT_MILLIS);
+      int[] lateWoven = new int[1];
+      step(
+          err,
+          "weaving classes loaded during the start",
+          () -> lateWoven[0] = installer.weaveLate(early));
+      AgentStartup startup =
+          new AgentStartup(
+              deferred.startupNanos(),
+              lateWoven[0],
+              TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+      if (startup.applicationNanos() > AgentStartup.REPORT_ABOVE_NANOS) {
+        err.printf(
+            "faultline: application threads spent %d ms inside the agent while it started (more"
+                + " than %d ms; faultline_agent_startup_blocked_seconds)%n",
+            TimeUnit.NANOSECONDS.toMillis(startup.applicationNanos()),
+            TimeUnit.NANOSECONDS.toMillis(AgentStartup.REPORT_ABOVE_NANOS));
+      }
+      step(err, "tracking connection churn", () -> ChurnTracking.start(runtime));
+      if (config.isFeatureEnabled(AgentConfigKeys.MICROMETER_BRIDGE)) {
+        step(
+            err,
+            "watching for the application's Micrometer",
+            () ->
+                MicrometerWatcher.watch(
+                    instrumentation, new ApplicationMicrometerBridge(registry), scheduler));
+      }
+      // Installed from here on: the JDK connect module (connection churn) included.
+      runtime.setStartup(startup);
+      step(
+          err,
+          "adding findings to JFR recordings",
+          () ->
+              ActiveFindingsInRecordings.start(
+                  runtime.findings(),
+                  scheduler,
+                  e ->
+                      err.println(
+                          "faultline: adding the active findings to JFR recordings failed: " + e)));
+      scheduler.execute(
+          () -> {
+            step(err, "starting export", () -> startExport(runtime, err));
+            runtime.markExportStarted();
+          });
     }
   }
 
@@ -170,86 +244,6 @@ final class AgentStarter {
         err.println(report);
       }
     }
-  }
-
-  /** The rest of the start, on the agent's start thread. */
-  private static void finishStart(
-      FaultlineConfig config,
-      Instrumentation instrumentation,
-      DeferredTransformer deferred,
-      List<InstrumentationModule> modules,
-      String socketFdsUnavailable,
-      boolean attached,
-      PrintStream err) {
-    long started = System.nanoTime();
-    ScheduledExecutorService scheduler =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "faultline-agent");
-              t.setDaemon(true);
-              return t;
-            });
-    MicrometerInternalLogging.useJdkLogging();
-    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    Findings findings = new Findings(config);
-    StatusPage page = new StatusPage("Faultline agent " + AgentVersion.get());
-    AgentRuntime runtime = new AgentRuntime(config, findings, registry, page, scheduler);
-    if (socketFdsUnavailable != null) {
-      runtime.setSocketFdsUnavailable(socketFdsUnavailable);
-    }
-    // Before any advice is woven: advice finds the runtime without waiting for it.
-    AgentRuntime.setCurrent(runtime);
-    AgentClassFiles classFiles =
-        AgentClassFiles.of(agentCode(), AgentStarter.class.getClassLoader());
-    InstrumentationInstaller installer =
-        new InstrumentationInstaller(
-            new DeferringInstrumentation(instrumentation, deferred), classFiles.loader(), attached);
-    step(err, "installing instrumentation", () -> installModules(installer, runtime, modules));
-    classFiles.close();
-    List<DeferredTransformer.EarlyClass> early = deferred.endStartup(END_STARTUP_WAIT_MILLIS);
-    int[] lateWoven = new int[1];
-    step(
-        err,
-        "weaving classes loaded during the start",
-        () -> lateWoven[0] = installer.weaveLate(early));
-    AgentStartup startup =
-        new AgentStartup(
-            deferred.startupNanos(),
-            lateWoven[0],
-            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
-    if (startup.applicationNanos() > AgentStartup.REPORT_ABOVE_NANOS) {
-      err.printf(
-          "faultline: application threads spent %d ms inside the agent while it started (more"
-              + " than %d ms; faultline_agent_startup_blocked_seconds)%n",
-          TimeUnit.NANOSECONDS.toMillis(startup.applicationNanos()),
-          TimeUnit.NANOSECONDS.toMillis(AgentStartup.REPORT_ABOVE_NANOS));
-    }
-    step(err, "tracking connection churn", () -> ChurnTracking.start(runtime));
-    if (config.isFeatureEnabled(AgentConfigKeys.MICROMETER_BRIDGE)) {
-      step(
-          err,
-          "watching for the application's Micrometer",
-          () ->
-              MicrometerWatcher.watch(
-                  instrumentation, new ApplicationMicrometerBridge(registry), scheduler));
-    }
-    // Installed from here on: the JDK connect module (connection churn) included.
-    runtime.setStartup(startup);
-    step(
-        err,
-        "adding findings to JFR recordings",
-        () ->
-            ActiveFindingsInRecordings.start(
-                runtime.findings(),
-                scheduler,
-                e ->
-                    err.println(
-                        "faultline: adding the active findings to JFR recordings failed: " + e)));
-    scheduler.execute(
-        () -> {
-          step(err, "starting export", () -> startExport(runtime, err));
-          runtime.markExportStarted();
-        });
   }
 
   private static java.net.URL agentCode() {
