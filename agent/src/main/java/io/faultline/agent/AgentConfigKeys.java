@@ -115,8 +115,9 @@ public final class AgentConfigKeys implements ConfigKeyCatalog {
           "doctor.interval",
           Duration.ofMinutes(5),
           "doctor",
-          "How often the agent re-runs the host doctor's checks (first run right after start);"
-              + " the results are findings and a section of the status page. 0s runs them once.");
+          "How often the agent re-runs the host doctor's checks (first run once the start-up has"
+              + " settled); the results are findings and a section of the status page. 0s runs them"
+              + " once.");
 
   /** How often the agent reads its listeners' accept queues. */
   public static final ConfigKey<Duration> LISTENER_INTERVAL =

@@ -160,7 +160,8 @@ public final class AgentRuntime {
 
   /**
    * Whether the export start-up (meters, endpoint, first host-doctor run scheduled) has finished,
-   * successfully or not; it runs on the agent's thread right after {@code premain}.
+   * successfully or not; it runs on the agent's thread once the application's start-up has settled
+   * (no class loaded for half a second, or 10 s after the installation at the latest).
    */
   public boolean exportStarted() {
     return exportStarted;

@@ -48,8 +48,9 @@ import java.util.concurrent.TimeUnit;
  * registered. Then, on the agent's start thread while {@code main} runs: the meter registry, the
  * instrumentation modules (a class one of them targets that {@code main} loads meanwhile is woven
  * afterwards by retransformation: no application thread waits for the agent), connection churn, the
- * Micrometer bridge; and on the agent's scheduler: the endpoint and the host doctor. Each step that
- * fails is reported and skipped; the others still run.
+ * Micrometer bridge; and on the agent's scheduler, once the application's start-up has settled
+ * ({@link AfterStartup}): the meters, the endpoint and the host doctor. Each step that fails is
+ * reported and skipped; the others still run.
  */
 final class AgentStarter {
 
@@ -221,7 +222,11 @@ final class AgentStarter {
                   e ->
                       err.println(
                           "faultline: adding the active findings to JFR recordings failed: " + e)));
-      scheduler.execute(
+      // After the application's start-up: on a small machine the export's first run (meters,
+      // endpoint, host doctor) would otherwise take a core from a service still starting.
+      AfterStartup.schedule(
+          scheduler,
+          deferred::classesDefined,
           () -> {
             step(err, "starting export", () -> startExport(runtime, err));
             runtime.markExportStarted();

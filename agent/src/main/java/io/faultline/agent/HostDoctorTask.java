@@ -10,10 +10,11 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs the host doctor in the agent: at the start, then every {@code doctor.interval}, with the
- * {@code doctor.*} settings. Its server-side findings are warnings only in a process that accepts
- * connections ({@link ServerSideFindings}); a process that did not listen yet at the first run (a
- * broker opens its listeners a few seconds after its start) is looked at again soon after.
+ * Runs the host doctor in the agent: once the start-up has settled, then every {@code
+ * doctor.interval}, with the {@code doctor.*} settings. Its server-side findings are warnings only
+ * in a process that accepts connections ({@link ServerSideFindings}); a process that did not listen
+ * yet at the first run (a broker opens its listeners a few seconds after its start) is looked at
+ * again soon after.
  */
 final class HostDoctorTask implements Runnable {
 

@@ -19,7 +19,9 @@ import org.jooq.impl.DSL;
  * nobody listens on), a HikariCP pool that opens no connection, a jOOQ query rendered. Prints
  * {@code main-ms=} (the JVM's uptime when that work is done: what the service notices), then, once
  * an attached Faultline agent has finished installing, {@code cpu-ms=} (the process's CPU time:
- * what it paid).
+ * what it paid), and once the process has settled, {@code settled-cpu-ms=}: no class loaded for
+ * half a second (with or without an agent, so that every variant runs as long) and the agent's
+ * export started and its host doctor run once (they wait for the start-up to settle).
  */
 public final class BenchLibraries {
 
@@ -52,10 +54,31 @@ public final class BenchLibraries {
     }
     System.out.println("main-ms=" + ManagementFactory.getRuntimeMXBean().getUptime());
     AgentReady.await();
-    long cpuNanos =
-        ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-            .getProcessCpuTime();
+    long cpuNanos = processCpuNanos();
     System.out.println("cpu-ms=" + cpuNanos / 1_000_000);
+    awaitNoClassLoading(500);
+    AgentReady.awaitFirstDoctorRun();
+    System.out.println("settled-cpu-ms=" + processCpuNanos() / 1_000_000);
     System.out.println("sql-length=" + sql.length());
+  }
+
+  /** Returns once no class has loaded for {@code quietMillis}. */
+  static void awaitNoClassLoading(long quietMillis) throws InterruptedException {
+    java.lang.management.ClassLoadingMXBean classes = ManagementFactory.getClassLoadingMXBean();
+    long count = classes.getTotalLoadedClassCount();
+    long quietSince = System.nanoTime();
+    while (System.nanoTime() - quietSince < quietMillis * 1_000_000L) {
+      Thread.sleep(20);
+      long now = classes.getTotalLoadedClassCount();
+      if (now != count) {
+        count = now;
+        quietSince = System.nanoTime();
+      }
+    }
+  }
+
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 }

@@ -70,9 +70,9 @@ class BenchmarkHarnessTest {
   void theStartUpSectionHasTheSpringBootRowsAndTheirGoals(@TempDir Path docs) throws Exception {
     List<StartupBenchmark.Result> startup =
         List.of(
-            new StartupBenchmark.Result("no agent", 400, 2e6, 900, 1500, 5000, 9000),
+            new StartupBenchmark.Result("no agent", 400, 2e6, 900, 1500, 1510, 5000, 9000),
             new StartupBenchmark.Result(
-                "Faultline, endpoint on", 600, 4e6, 1100, 1900, 5250, 9700));
+                "Faultline, endpoint on", 600, 4e6, 1100, 1900, 2110, 5250, 9700));
     BenchmarkReport.Measurements measurements =
         new BenchmarkReport.Measurements(
             BenchSettings.of("quick"),
@@ -91,6 +91,7 @@ class BenchmarkHarnessTest {
     String report = new BenchmarkReport(measurements, docs).render();
 
     assertThat(report)
+        .contains("| Faultline, endpoint on | 1100 | +200 | 1900 | +400 | 2110 | +600 |")
         .contains("| Faultline, endpoint on | 5250 | +250 | 9700 | +700 |")
         .contains(
             "| Spring Boot start-up added wall (Kafka, jOOQ, HikariCP service) | ≤ 300 ms | +250 ms | met |")

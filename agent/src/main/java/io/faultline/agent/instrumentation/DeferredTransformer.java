@@ -37,6 +37,7 @@ public final class DeferredTransformer implements ClassFileTransformer {
   private final Set<EarlyClass> early = ConcurrentHashMap.newKeySet();
   private final AtomicInteger inStartupTransform = new AtomicInteger();
   private final LongAdder startupNanos = new LongAdder();
+  private final LongAdder classesDefined = new LongAdder();
   private volatile boolean startup = true;
   private volatile Thread installer;
 
@@ -185,6 +186,14 @@ public final class DeferredTransformer implements ClassFileTransformer {
     return seen;
   }
 
+  /**
+   * Classes defined since this transformer was added (retransformations not counted): when it stops
+   * growing, the application's start-up has settled.
+   */
+  public long classesDefined() {
+    return classesDefined.sum();
+  }
+
   /** Nanoseconds application threads spent in this transformer while the agent was starting. */
   public long startupNanos() {
     return startupNanos.sum();
@@ -198,6 +207,9 @@ public final class DeferredTransformer implements ClassFileTransformer {
       Class<?> classBeingRedefined,
       ProtectionDomain protectionDomain,
       byte[] classfileBuffer) {
+    if (classBeingRedefined == null) {
+      classesDefined.increment();
+    }
     if (startup) {
       // Counted before startup is read again, so endStartup() either sees this load in flight or
       // this load sees the start ended.

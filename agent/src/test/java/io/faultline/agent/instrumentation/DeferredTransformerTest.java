@@ -197,6 +197,23 @@ class DeferredTransformerTest {
   }
 
   @Test
+  void countsEveryClassDefinedDuringAndAfterTheStartButNoRetransformation() throws Exception {
+    load("org/apache/kafka/clients/NetworkClient", bytes("class"));
+    load("com/example/Untargeted", bytes("class"));
+    deferred.endStartup(1000);
+    load("com/example/Later", bytes("class"));
+    deferred.transform(
+        Object.class.getModule(),
+        APP,
+        "java/lang/String",
+        String.class,
+        (ProtectionDomain) null,
+        bytes("class"));
+
+    assertThat(deferred.classesDefined()).isEqualTo(3);
+  }
+
+  @Test
   void aRemovedTransformerIsNoLongerCalled() throws Exception {
     ClassFileTransformer a = appending("+a");
     deferred.add(a);

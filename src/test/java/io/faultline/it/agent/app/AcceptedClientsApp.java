@@ -27,7 +27,7 @@ public final class AcceptedClientsApp {
 
   /** See the class comment. */
   public static void main(String[] args) throws Exception {
-    AgentReady.await();
+    AgentReady.awaitExport();
     int agentPort = Integer.parseInt(args[0]);
     int n = Integer.parseInt(args[1]);
     InetAddress loopback = InetAddress.getLoopbackAddress();

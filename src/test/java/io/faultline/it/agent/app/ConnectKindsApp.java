@@ -30,7 +30,7 @@ public final class ConnectKindsApp {
   /** See the class comment. */
   public static void main(String[] args) throws Exception {
     // What the test measures starts with the first call: not before the agent has woven it.
-    AgentReady.await();
+    AgentReady.awaitExport();
     int endpoint = Integer.parseInt(args[0]);
     int n = Integer.parseInt(args[1]);
     InetAddress loopback = InetAddress.getByName("127.0.0.1");

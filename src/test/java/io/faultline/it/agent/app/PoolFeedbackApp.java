@@ -28,7 +28,7 @@ public final class PoolFeedbackApp {
 
   public static void main(String[] args) throws Exception {
     // What the test measures starts with the first call: not before the agent has woven it.
-    AgentReady.await();
+    AgentReady.awaitExport();
     String findingsUrl = "http://127.0.0.1:" + args[0] + "/faultline/findings";
     String table = args[4];
     HikariDataSource pool = new HikariDataSource();

@@ -28,7 +28,7 @@ public final class WaitingApp {
     if (runtime != null) {
       raiseTestFinding(runtime);
       runtime.statusPage().add(new BrokerConnectionsDemo());
-      for (int i = 0; i < 200 && !runtime.exportStarted(); i++) {
+      for (int i = 0; i < 600 && !runtime.exportStarted(); i++) {
         sleep(50);
       }
       port = runtime.endpointPort().map(String::valueOf).orElse("none");
