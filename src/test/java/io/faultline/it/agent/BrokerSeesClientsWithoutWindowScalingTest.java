@@ -56,6 +56,8 @@ class BrokerSeesClientsWithoutWindowScalingTest {
           KafkaBrokerChild.start("wscale-lab", agentArgs, node, ns.prefix())) {
         broker.awaitStarted(Duration.ofSeconds(120));
         String base = "http://" + ns.inside() + ":" + AGENT_PORT;
+        // The agent's endpoint opens once the broker's start has settled.
+        Http.awaitOk(base + "/metrics", Duration.ofSeconds(60));
         String topic = "wscale-lab-" + Uuid.randomUuid().toString().substring(0, 8);
         broker.createTopic(topic, (short) 1);
         InetSocketAddress listener = new InetSocketAddress(ns.inside(), KAFKA_PORT);

@@ -63,6 +63,8 @@ class BrokerSummarisesClientTcpTest {
           KafkaBrokerChild.start("tcp-summary", agentArgs, node, ns.prefix())) {
         broker.awaitStarted(Duration.ofSeconds(120));
         String base = "http://" + ns.inside() + ":" + AGENT_PORT;
+        // The agent's endpoint opens once the broker's start has settled.
+        Http.awaitOk(base + "/metrics", Duration.ofSeconds(60));
         String topic = "tcp-summary-" + Uuid.randomUuid().toString().substring(0, 8);
         broker.createTopic(topic, (short) 1);
         PrometheusText before = scrape(base);
