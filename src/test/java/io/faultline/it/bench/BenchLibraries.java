@@ -63,7 +63,7 @@ public final class BenchLibraries {
   }
 
   /** Returns once no class has loaded for {@code quietMillis}. */
-  static void awaitNoClassLoading(long quietMillis) throws InterruptedException {
+  private static void awaitNoClassLoading(long quietMillis) throws InterruptedException {
     java.lang.management.ClassLoadingMXBean classes = ManagementFactory.getClassLoadingMXBean();
     long count = classes.getTotalLoadedClassCount();
     long quietSince = System.nanoTime();
