@@ -63,8 +63,11 @@ class BrokerSummarisesClientTcpTest {
           KafkaBrokerChild.start("tcp-summary", agentArgs, node, ns.prefix())) {
         broker.awaitStarted(Duration.ofSeconds(120));
         String base = "http://" + ns.inside() + ":" + AGENT_PORT;
-        // The agent's endpoint opens once the broker's start has settled.
+        // The agent's endpoint opens once the broker's start has settled, and its first sweep of
+        // the accepted connections (the counters' baseline) runs a sweep interval later: a
+        // connection already open then counts only what it adds afterwards.
         Http.awaitOk(base + "/metrics", Duration.ofSeconds(60));
+        awaitFirstSweep(base);
         String topic = "tcp-summary-" + Uuid.randomUuid().toString().substring(0, 8);
         broker.createTopic(topic, (short) 1);
         PrometheusText before = scrape(base);
@@ -301,6 +304,19 @@ class BrokerSummarisesClientTcpTest {
 
   private static PrometheusText scrape(String base) throws Exception {
     return PrometheusText.parse(Http.get(base + "/metrics").body());
+  }
+
+  /** Waits until the listener's counters exist: the agent has swept the accepted connections. */
+  private static void awaitFirstSweep(String base) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (scrape(base)
+        .find("faultline_host_tcp_accepted_rwnd_limited_seconds_total", PORT)
+        .isEmpty()) {
+      assertThat(System.nanoTime())
+          .as("the agent swept the broker's accepted connections within 30 s")
+          .isLessThan(deadline);
+      Thread.sleep(100);
+    }
   }
 
   private static PrometheusText await(
