@@ -50,14 +50,28 @@ public record Jdk(String name, Path home) {
   }
 
   /**
+   * The JDK columns: {@code all} (the default) or {@code own}, the suite's JDK alone
+   * (-Dfaultline.it.jdks=own; the compatibility pass's, whose subject is its versions, not the
+   * other JDKs, which the main pass runs).
+   */
+  static final String COLUMNS = System.getProperty("faultline.it.jdks", "all");
+
+  /**
    * The suite's own JDK, then JDK 21 and JDK 25 where of another version, installed or not (see
-   * {@link #assumeInstalled()}).
+   * {@link #assumeInstalled()}); the suite's own alone with {@code -Dfaultline.it.jdks=own}.
    */
   public static List<Jdk> available() {
     List<Jdk> jdks = new ArrayList<>();
     Path own = Path.of(System.getProperty("java.home"));
     int ownVersion = Runtime.version().feature();
     jdks.add(new Jdk("jdk" + ownVersion, own));
+    if (COLUMNS.equals("own")) {
+      return jdks;
+    }
+    if (!COLUMNS.equals("all")) {
+      throw new IllegalArgumentException(
+          "-Dfaultline.it.jdks=" + COLUMNS + " is neither all (every JDK column) nor own");
+    }
     addColumn(jdks, "jdk21", 21, Path.of(JDK21), ownVersion);
     addColumn(jdks, "jdk25", 25, Path.of(JDK25), ownVersion);
     return jdks;
