@@ -46,6 +46,8 @@ class BrokerSummarisesClientTcpTest {
   private static final int RECORDS = 320;
   private static final int RECORD_BYTES = 100 * 1024;
   private static final Map<String, String> PORT = Map.of("port", Integer.toString(KAFKA_PORT));
+  private static final String RWND_LIMITED_TOTAL =
+      "faultline_host_tcp_accepted_rwnd_limited_seconds_total";
 
   @Test
   void theBrokerNamesTheClientsItsSendsWaitForAndTheFarOnes() throws Exception {
@@ -66,13 +68,19 @@ class BrokerSummarisesClientTcpTest {
         // The agent's endpoint opens once the broker's start has settled, and its first sweep of
         // the accepted connections (the counters' baseline) runs a sweep interval later: a
         // connection already open then counts only what it adds afterwards.
-        Http.awaitOk(base + "/metrics", Duration.ofSeconds(60));
-        awaitFirstSweep(base);
+        PrometheusText swept =
+            PrometheusText.parse(
+                Http.awaitMetrics(
+                    base + "/metrics",
+                    Duration.ofSeconds(60),
+                    m -> !m.find(RWND_LIMITED_TOTAL, PORT).isEmpty()));
+        assertThat(swept.find(RWND_LIMITED_TOTAL, PORT))
+            .as("the agent swept the broker's accepted connections")
+            .isNotEmpty();
         String topic = "tcp-summary-" + Uuid.randomUuid().toString().substring(0, 8);
         broker.createTopic(topic, (short) 1);
         PrometheusText before = scrape(base);
-        double rwndBefore =
-            before.sum("faultline_host_tcp_accepted_rwnd_limited_seconds_total", PORT);
+        double rwndBefore = before.sum(RWND_LIMITED_TOTAL, PORT);
 
         try (KafkaProducer<byte[], byte[]> producer = producer(broker)) {
           byte[] value = new byte[RECORD_BYTES];
@@ -94,8 +102,7 @@ class BrokerSummarisesClientTcpTest {
           double tinyRwnd = rwnd.getOrDefault("lab-tiny", 0.0);
           // A client not among the top five is at most "other", the rest summed.
           double normalRwnd = rwnd.getOrDefault("lab-normal", rwnd.getOrDefault("other", 0.0));
-          double counted =
-              seen.sum("faultline_host_tcp_accepted_rwnd_limited_seconds_total", PORT) - rwndBefore;
+          double counted = seen.sum(RWND_LIMITED_TOTAL, PORT) - rwndBefore;
           double windowMin = seen.sum("faultline_host_tcp_accepted_client_window_min_bytes", PORT);
           System.out.printf(
               Locale.ROOT,
@@ -304,19 +311,6 @@ class BrokerSummarisesClientTcpTest {
 
   private static PrometheusText scrape(String base) throws Exception {
     return PrometheusText.parse(Http.get(base + "/metrics").body());
-  }
-
-  /** Waits until the listener's counters exist: the agent has swept the accepted connections. */
-  private static void awaitFirstSweep(String base) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (scrape(base)
-        .find("faultline_host_tcp_accepted_rwnd_limited_seconds_total", PORT)
-        .isEmpty()) {
-      assertThat(System.nanoTime())
-          .as("the agent swept the broker's accepted connections within 30 s")
-          .isLessThan(deadline);
-      Thread.sleep(100);
-    }
   }
 
   private static PrometheusText await(

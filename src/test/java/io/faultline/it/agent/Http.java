@@ -36,10 +36,6 @@ final class Http {
   }
 
   /**
-   * GETs {@code url} until the body contains {@code text} (the child raises its test finding right
-   * after start, on its main thread).
-   */
-  /**
    * Scrapes {@code url} (a {@code /metrics} endpoint) until {@code done} holds for what it returns,
    * at most {@code timeout}; returns the last scrape either way, for the caller's assertions to
    * judge (and to name what was missing).
@@ -56,6 +52,10 @@ final class Http {
     return body;
   }
 
+  /**
+   * GETs {@code url} until the body contains {@code text} (the child raises its test finding right
+   * after start, on its main thread).
+   */
   static HttpResponse<String> awaitBodyContaining(String url, String text, Duration timeout)
       throws InterruptedException, IOException {
     Instant deadline = Instant.now().plus(timeout);
