@@ -17,12 +17,19 @@ import java.util.function.LongSupplier;
  * window busier than the one before, once a second's budget of begins has been seen {@code n} also
  * grows with them, so a burst after a quiet spell walks about {@code budget × (1 + ln(begins /
  * budget))} in that window instead of every begin, while a short burst below a second's budget is
- * still walked whole. Thread-safe.
+ * still walked whole. Once a second's budget has been walked within the current second, {@code n}
+ * grows with that second's begins as well: bursts that keep coming after quiet spells (work that
+ * arrives in batches) walk about the budget a second, not that much per burst. Every {@code n} is
+ * chosen before its begin's draw, from what came before, so the estimates stay unbiased. Thread-
+ * safe.
  */
 final class CallSiteSampler {
 
   /** How often the sampling rate is chosen anew. */
   static final long WINDOW_NANOS = 100_000_000L;
+
+  /** The span a second's budget of walks is counted over. */
+  static final long SECOND_NANOS = 1_000_000_000L;
 
   private final int walksPerWindow;
   private final int burstWalks;
@@ -32,6 +39,12 @@ final class CallSiteSampler {
   private final AtomicLong begunInWindow = new AtomicLong();
   private final LongAdder walks = new LongAdder();
   private volatile int oneIn = 1;
+
+  // The current second, advanced by the thread that closes a window: the begins of its closed
+  // windows and the walks so far. Read per begin, written ten times a second at most.
+  private volatile long secondStart;
+  private volatile long begunEarlierInSecond;
+  private final AtomicLong walksInSecond = new AtomicLong();
 
   /**
    * @param walksPerSecond the budget; 0 or less walks every nested begin
@@ -47,7 +60,9 @@ final class CallSiteSampler {
     this.burstWalks = Math.max(1, walksPerSecond);
     this.nanoClock = nanoClock;
     this.randomBelow = randomBelow;
-    this.windowStart = new AtomicLong(nanoClock.getAsLong());
+    long now = nanoClock.getAsLong();
+    this.windowStart = new AtomicLong(now);
+    this.secondStart = now;
   }
 
   /**
@@ -62,22 +77,40 @@ final class CallSiteSampler {
     long start = windowStart.get();
     long elapsed = now - start;
     if (elapsed >= WINDOW_NANOS && windowStart.compareAndSet(start, now)) {
-      // Per 100 ms of the time that passed: a quiet second's few begins are not a busy window's.
-      double begunPerWindow = begunInWindow.getAndSet(0) * (double) WINDOW_NANOS / elapsed;
-      oneIn =
-          (int)
-              Math.min(Integer.MAX_VALUE, Math.max(1, Math.ceil(begunPerWindow / walksPerWindow)));
+      closeWindow(now, elapsed);
     }
     // A burst after a quiet window would walk every begin until the window ends: past a second's
     // budget the rate also follows this window's begins so far (a walk still counts 1 / its
     // chance).
     long begunSoFar = begunInWindow.incrementAndGet();
-    int n = (int) Math.min(Integer.MAX_VALUE, Math.max(oneIn, ceilDiv(begunSoFar, burstWalks)));
-    if (n == 1 || randomBelow.applyAsInt(n) == 0) {
+    long n = Math.max(oneIn, ceilDiv(begunSoFar, burstWalks));
+    if (walksInSecond.get() >= burstWalks) {
+      // This second's budget is walked: the rest of it follows all of its begins so far.
+      n = Math.max(n, ceilDiv(begunEarlierInSecond + begunSoFar, walksPerWindow));
+    }
+    int chance = (int) Math.min(Integer.MAX_VALUE, n);
+    if (chance == 1 || randomBelow.applyAsInt(chance) == 0) {
       walks.increment();
-      return n;
+      walksInSecond.incrementAndGet();
+      return chance;
     }
     return 0;
+  }
+
+  /** The thread that closed the window chooses the next rate and moves the second along. */
+  private void closeWindow(long now, long elapsed) {
+    long begun = begunInWindow.getAndSet(0);
+    // Per 100 ms of the time that passed: a quiet second's few begins are not a busy window's.
+    double begunPerWindow = begun * (double) WINDOW_NANOS / elapsed;
+    oneIn =
+        (int) Math.min(Integer.MAX_VALUE, Math.max(1, Math.ceil(begunPerWindow / walksPerWindow)));
+    if (now - secondStart >= SECOND_NANOS) {
+      secondStart = now;
+      begunEarlierInSecond = 0;
+      walksInSecond.set(0);
+    } else {
+      begunEarlierInSecond += begun;
+    }
   }
 
   /** A nested begin that is walked whatever the rate (it needs its call site now); returns 1. */

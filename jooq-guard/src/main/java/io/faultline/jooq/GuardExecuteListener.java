@@ -65,6 +65,11 @@ final class GuardExecuteListener implements ExecuteListener {
 
   @Override
   public void executeEnd(ExecuteContext ctx) {
+    if (!timeouts.tracksStatements()) {
+      // Found after the round trip, the ledger's lookup missed the caches: the costliest step of
+      // the guard per statement, and only a watchdog needs it.
+      return;
+    }
     Ledger ledger = ledgerOf(ctx);
     if (ledger != null) {
       timeouts.statementEnded(ledger);

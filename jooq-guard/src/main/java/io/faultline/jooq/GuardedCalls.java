@@ -1,14 +1,17 @@
 package io.faultline.jooq;
 
-import java.util.function.BiConsumer;
 import java.util.function.Consumer;
-import java.util.function.Predicate;
 import org.jooq.TransactionContext;
 
 /**
  * Runs a provider's begin, commit or rollback between the guard's enter and exit hooks: what the
  * decorating {@link GuardedTransactionProvider} and the subclassing {@link
  * GuardedThreadLocalTransactionProvider} share. The agent's advice calls the same hooks itself.
+ *
+ * <p>An enter hook that returns false means the guard handled the call itself (FLATTEN): the
+ * provider is skipped. One method per call, each calling its hooks directly, and the providers pass
+ * method references they made once: a transaction allocates nothing here and every call site keeps
+ * to one or two receivers, which the JIT inlines.
  */
 final class GuardedCalls {
 
@@ -16,33 +19,40 @@ final class GuardedCalls {
 
   static void begin(
       TransactionGuard guard, TransactionContext ctx, Consumer<TransactionContext> begin) {
-    around(ctx, guard::beginEnter, begin, guard::beginExit);
+    if (guard.beginEnter(ctx)) {
+      try {
+        begin.accept(ctx);
+      } catch (RuntimeException | Error e) {
+        guard.beginExit(ctx, e);
+        throw e;
+      }
+    }
+    guard.beginExit(ctx, null);
   }
 
   static void commit(
       TransactionGuard guard, TransactionContext ctx, Consumer<TransactionContext> commit) {
-    around(ctx, guard::commitEnter, commit, guard::commitExit);
+    if (guard.commitEnter(ctx)) {
+      try {
+        commit.accept(ctx);
+      } catch (RuntimeException | Error e) {
+        guard.commitExit(ctx, e);
+        throw e;
+      }
+    }
+    guard.commitExit(ctx, null);
   }
 
   static void rollback(
       TransactionGuard guard, TransactionContext ctx, Consumer<TransactionContext> rollback) {
-    around(ctx, guard::rollbackEnter, rollback, guard::rollbackExit);
-  }
-
-  /** {@code enter} false means the guard handled the call itself (FLATTEN): skip the provider. */
-  private static void around(
-      TransactionContext ctx,
-      Predicate<TransactionContext> enter,
-      Consumer<TransactionContext> call,
-      BiConsumer<TransactionContext, Throwable> exit) {
-    if (enter.test(ctx)) {
+    if (guard.rollbackEnter(ctx)) {
       try {
-        call.accept(ctx);
+        rollback.accept(ctx);
       } catch (RuntimeException | Error e) {
-        exit.accept(ctx, e);
+        guard.rollbackExit(ctx, e);
         throw e;
       }
     }
-    exit.accept(ctx, null);
+    guard.rollbackExit(ctx, null);
   }
 }

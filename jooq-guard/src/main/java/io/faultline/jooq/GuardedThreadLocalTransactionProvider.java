@@ -1,5 +1,6 @@
 package io.faultline.jooq;
 
+import java.util.function.Consumer;
 import org.jooq.ConnectionProvider;
 import org.jooq.TransactionContext;
 import org.jooq.impl.ThreadLocalTransactionProvider;
@@ -15,6 +16,9 @@ import org.jooq.impl.ThreadLocalTransactionProvider;
 public class GuardedThreadLocalTransactionProvider extends ThreadLocalTransactionProvider {
 
   private final TransactionGuard guard;
+  private final Consumer<TransactionContext> begin = super::begin;
+  private final Consumer<TransactionContext> commit = super::commit;
+  private final Consumer<TransactionContext> rollback = super::rollback;
 
   /**
    * A thread-local provider on {@code connections}, nesting with savepoints when {@code nested},
@@ -28,17 +32,17 @@ public class GuardedThreadLocalTransactionProvider extends ThreadLocalTransactio
 
   @Override
   public void begin(TransactionContext ctx) {
-    GuardedCalls.begin(guard, ctx, super::begin);
+    GuardedCalls.begin(guard, ctx, begin);
   }
 
   @Override
   public void commit(TransactionContext ctx) {
-    GuardedCalls.commit(guard, ctx, super::commit);
+    GuardedCalls.commit(guard, ctx, commit);
   }
 
   @Override
   public void rollback(TransactionContext ctx) {
-    GuardedCalls.rollback(guard, ctx, super::rollback);
+    GuardedCalls.rollback(guard, ctx, rollback);
   }
 
   /** The guard. */

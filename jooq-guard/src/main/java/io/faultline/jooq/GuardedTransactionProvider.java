@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Consumer;
 import org.jooq.TransactionContext;
 import org.jooq.TransactionProvider;
 import org.jooq.impl.ThreadLocalTransactionProvider;
@@ -45,10 +46,16 @@ public final class GuardedTransactionProvider implements TransactionProvider {
 
   private final TransactionProvider delegate;
   private final TransactionGuard guard;
+  private final Consumer<TransactionContext> begin;
+  private final Consumer<TransactionContext> commit;
+  private final Consumer<TransactionContext> rollback;
 
   GuardedTransactionProvider(TransactionProvider delegate, TransactionGuard guard) {
     this.delegate = delegate;
     this.guard = guard;
+    this.begin = delegate::begin;
+    this.commit = delegate::commit;
+    this.rollback = delegate::rollback;
   }
 
   /**
@@ -72,17 +79,17 @@ public final class GuardedTransactionProvider implements TransactionProvider {
 
   @Override
   public void begin(TransactionContext ctx) {
-    GuardedCalls.begin(guard, ctx, delegate::begin);
+    GuardedCalls.begin(guard, ctx, begin);
   }
 
   @Override
   public void commit(TransactionContext ctx) {
-    GuardedCalls.commit(guard, ctx, delegate::commit);
+    GuardedCalls.commit(guard, ctx, commit);
   }
 
   @Override
   public void rollback(TransactionContext ctx) {
-    GuardedCalls.rollback(guard, ctx, delegate::rollback);
+    GuardedCalls.rollback(guard, ctx, rollback);
   }
 
   /** The guard: counts, call sites, the listener. */

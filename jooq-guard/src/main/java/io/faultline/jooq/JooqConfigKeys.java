@@ -107,7 +107,7 @@ public final class JooqConfigKeys implements ConfigKeyCatalog {
               + " has what a walk costs). Below it every nested begin is walked and per-site counts"
               + " are exact; above it begins are sampled and each walked one counts for the ones"
               + " skipped, so per-site counts are estimates and their sum stays about the total."
-              + " 0 walks every nested begin.");
+              + " Bursts count against the second they fall in. 0 walks every nested begin.");
 
   /** Whether SQL text the guard shows keeps its literals. */
   public static final ConfigKey<SqlLiterals> SQL_LITERALS =

@@ -40,6 +40,12 @@ final class TransactionTimeouts {
   private final SqlLiterals literals;
   private final SessionSettings sessionSettings = new SessionSettings();
 
+  /**
+   * Whether any transaction's deadline was given to the {@link Watchdog}: until then no statement
+   * needs to be tracked for cancelling, and the end of a statement costs no ledger lookup.
+   */
+  private volatile boolean watchdogUsed;
+
   /** {@code literals}: how a timed-out statement is shown in its exception's message. */
   TransactionTimeouts(TimeoutSettings settings, GuardMetrics metrics, SqlLiterals literals) {
     this.settings = settings;
@@ -86,6 +92,7 @@ final class TransactionTimeouts {
       }
       if (!deadline.isZero() && !serverDeadline) {
         Duration timeout = deadline;
+        watchdogUsed = true;
         ledger.deadline(Watchdog.schedule(timeout, ledger::expire), timeout);
       } else if (serverDeadline) {
         ledger.deadline(null, deadline);
@@ -148,7 +155,14 @@ final class TransactionTimeouts {
 
   /** {@code statement} runs now: the watchdog cancels it when the deadline passes. */
   void statementStarted(Ledger ledger, Statement statement) {
-    ledger.running(statement);
+    if (ledger.watched()) {
+      ledger.running(statement);
+    }
+  }
+
+  /** Whether a statement's end must be told to its ledger ({@link #statementEnded}). */
+  boolean tracksStatements() {
+    return watchdogUsed;
   }
 
   /** The running statement ended. */

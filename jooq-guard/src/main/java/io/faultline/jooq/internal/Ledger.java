@@ -190,6 +190,11 @@ public final class Ledger {
     return deadlineTimeout;
   }
 
+  /** Whether a watchdog enforces the deadline: it cancels the statement that is running. */
+  public boolean watched() {
+    return deadline != null;
+  }
+
   public void cancelDeadline() {
     ScheduledFuture<?> d = deadline;
     if (d != null) {
