@@ -40,8 +40,8 @@ final class CallSiteSampler {
   private final LongAdder walks = new LongAdder();
   private volatile int oneIn = 1;
 
-  // The current second, advanced by the thread that closes a window: the begins of its closed
-  // windows and the walks so far. Read per begin, written ten times a second at most.
+  // The current second: its start and the begins of its closed windows change only when a window
+  // closes (ten times a second at most), its walks at each walk.
   private volatile long secondStart;
   private volatile long begunEarlierInSecond;
   private final AtomicLong walksInSecond = new AtomicLong();
