@@ -84,16 +84,19 @@ class CallSiteSamplerTest {
     CallSiteSampler sampler = sampler(10);
     long begins = 0;
     long sum = 0;
-    // 20 s of 200 ms at 1,600 a second, then 200 ms of none: work arriving in batches.
-    for (int batch = 0; batch < 50; batch++) {
+    // 20 s of a batch a second: 200 ms at 1,600 a second, then a begin every 200 ms, whose windows
+    // of one begin each set the rate back to walking every begin.
+    for (int second = 0; second < 20; second++) {
       for (int w : run(sampler, 320, 625_000L)) {
         sum += w;
       }
-      begins += 320;
-      clock.addAndGet(200_000_000L);
+      for (int w : run(sampler, 4, 200_000_000L)) {
+        sum += w;
+      }
+      begins += 324;
     }
-    // Each batch after a quiet spell would walk 10 × (1 + ln(160 / 10)) = 38 in its first window
-    // alone, 1,900 in all: the second's budget holds that to about 10 a second and a short tail.
+    // Each batch's first window would walk 10 × (1 + ln(160 / 10)) = 38, 760 in all with the
+    // trickle's: the second's budget holds that to about 10 a second and a short tail (275).
     assertThat(sampler.walks()).isBetween(150L, 450L);
     assertThat((double) sum).isCloseTo(begins, within(begins * 0.25));
   }
