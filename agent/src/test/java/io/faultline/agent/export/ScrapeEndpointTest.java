@@ -201,6 +201,33 @@ class ScrapeEndpointTest {
   }
 
   @Test
+  void anIdleServerSleepsUntilAConnectionComes() throws Exception {
+    HttpLoop loop =
+        HttpLoop.start(
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+            head -> HttpResponse.text(200, "ok\n"),
+            HttpLoop.Limits.DEFAULT);
+    toClose.add(loop);
+    assertThat(roundsWhileIdle(loop)).isZero(); // a sweep every 50 ms would be a dozen
+    try (Socket socket = open(loop.port())) {
+      socket.setSoTimeout(5_000);
+      socket
+          .getOutputStream()
+          .write("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+      assertThat(RawHttp.parse(RawHttp.readAll(socket.getInputStream())).status()).isEqualTo(200);
+    }
+    assertThat(roundsWhileIdle(loop)).isZero();
+  }
+
+  /** The loop's rounds in 600 ms, once what was under way has had 300 ms to finish. */
+  private static long roundsWhileIdle(HttpLoop loop) throws InterruptedException {
+    Thread.sleep(300);
+    long before = loop.rounds();
+    Thread.sleep(600);
+    return loop.rounds() - before;
+  }
+
+  @Test
   void aHeadTooLargeIsRefusedShortWithoutEchoingIt() throws Exception {
     ScrapeEndpoint endpoint = start(null, HttpLoop.Limits.DEFAULT);
     String path = "/" + "x<script>".repeat(100 * 1024 / 9);

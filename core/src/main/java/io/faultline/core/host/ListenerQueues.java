@@ -96,7 +96,9 @@ public final class ListenerQueues implements MeterBinder, AutoCloseable {
     }
     samplesSinceListing++;
     List<Finding> full = new ArrayList<>();
-    long overflowsSince = overflowsSinceLastSample();
+    // Parsing the namespace's counters is most of a sample's cost: skipped in the many processes
+    // that listen only on the agent's endpoint, which is not followed.
+    long overflowsSince = followsAny() ? overflowsSinceLastSample() : forgetOverflows();
     int read = 0;
     for (Map.Entry<Integer, Integer> e : byPort.entrySet()) {
       int port = e.getKey();
@@ -153,6 +155,21 @@ public final class ListenerQueues implements MeterBinder, AutoCloseable {
     long before = lastOverflows;
     lastOverflows = now.getAsLong();
     return before < 0 ? -1 : Math.max(0, now.getAsLong() - before);
+  }
+
+  private boolean followsAny() {
+    for (Integer port : byPort.keySet()) {
+      if (!ignored.test(port)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** No listener to follow: the next reading of the counters starts a new count. */
+  private long forgetOverflows() {
+    lastOverflows = -1;
+    return -1;
   }
 
   private boolean stillListening() {
