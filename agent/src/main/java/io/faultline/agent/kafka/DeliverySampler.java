@@ -11,12 +11,14 @@ import java.util.concurrent.locks.LockSupport;
  * wait for delivery about every {@value #PERIOD_MICROS} µs and records each change with its time in
  * the connection's {@link Probe}. A connection is read only once its oldest unacknowledged send is
  * due ({@link #watch}: {@code kafka.phases.delivery-after} after it completed): on a healthy
- * connection the response comes first and the probe leaves before the thread ever reads it. The
- * client's own I/O thread drains the probe into its phase tracker at its next event, so the tracker
- * stays on that thread as kafka-guard requires. Idle (no connection waiting) the thread is parked
- * and costs nothing; while requests come and go it looks in at the {@link LookInPace}, slower while
- * every request is answered in time; under sustained slow traffic its {@link WakeBudget} bounds how
- * often it wakes ({@code kafka.phases.delivery-wakes-per-second}).
+ * connection the response comes first and the probe is stopped before the thread ever reads it. A
+ * stopped probe stays in the thread's set while its connection is busy and leaves after a quiet
+ * second, or at once when the connection closes ({@link #forget}). The client's own I/O thread
+ * drains the probe into its phase tracker at its next event, so the tracker stays on that thread as
+ * kafka-guard requires. Idle (no connection waiting) the thread is parked and costs nothing; while
+ * requests come and go it looks in at the {@link LookInPace}, slower while every request is
+ * answered in time; under sustained slow traffic its {@link WakeBudget} bounds how often it wakes
+ * ({@code kafka.phases.delivery-wakes-per-second}).
  */
 final class DeliverySampler {
 
@@ -38,12 +40,17 @@ final class DeliverySampler {
     // request's events, and most find nothing recorded since the last.
     private volatile boolean pending;
     private long lastAcked = -1;
-    // When the sampler should first read it: set by the client's thread, read by the sampler.
-    private volatile long dueAt;
+    // When the sampler should first read it, or NOTHING_DUE while no send waits: set by the
+    // client's thread, read by the sampler.
+    private volatile long dueAt = NOTHING_DUE;
     private volatile boolean failed;
-    // Whether the probe is in the sampler's set, as its client's thread last put it: spares that
-    // thread a set insertion (an allocation) at every send while it stays watched.
-    private boolean watched;
+    // Whether the probe is in the sampler's set. It stays there while its connection is busy, so
+    // the client's thread does not insert and remove it (an allocation and two writes the sampler
+    // reads) at every request; the sampler takes it out after a quiet second (retireIfQuiet).
+    private volatile boolean inSet;
+    // When the sampler first saw it with nothing due, since it last saw a send waiting; the
+    // sampler's alone.
+    private long quietSince = NOT_QUIET;
 
     Probe(int fd) {
       this.fd = fd;
@@ -99,6 +106,11 @@ final class DeliverySampler {
     void sample(long bytesAcked, long nanos);
   }
 
+  /** A probe's {@code dueAt} while no send of its connection waits for delivery. */
+  private static final long NOTHING_DUE = Long.MIN_VALUE;
+
+  private static final long NOT_QUIET = Long.MIN_VALUE;
+
   /** How long the thread keeps looking in after the last probe left before it parks for good. */
   static final long KEEP_LOOKING_NANOS = 1_000_000_000L;
 
@@ -135,10 +147,12 @@ final class DeliverySampler {
    */
   void watch(Probe probe, long dueAt) {
     probe.dueAt = dueAt;
-    if (probe.failed || probe.watched) {
+    // Written before inSet is read, as retireIfQuiet reads them the other way round: a probe the
+    // sampler takes out meanwhile is either seen out here or seen due there, and put back.
+    if (probe.failed || probe.inSet) {
       return;
     }
-    probe.watched = true;
+    probe.inSet = true;
     if (!waiting.add(probe)) {
       return;
     }
@@ -156,10 +170,24 @@ final class DeliverySampler {
     return wakes;
   }
 
-  /** Stops sampling {@code probe}; called on the client's thread, like {@link #watch}. */
+  /**
+   * Stops sampling {@code probe} until it is watched again: its connection has no send waiting.
+   * Called on the client's thread, like {@link #watch}.
+   */
   void stop(Probe probe) {
-    probe.watched = false;
+    probe.dueAt = NOTHING_DUE;
+  }
+
+  /** Forgets {@code probe} at once: its connection closed. */
+  void forget(Probe probe) {
+    probe.dueAt = NOTHING_DUE;
+    probe.inSet = false;
     waiting.remove(probe);
+  }
+
+  /** How many probes are in the sampler's set, waiting or not yet taken out. */
+  int probesInSet() {
+    return waiting.size();
   }
 
   private synchronized Thread startThread() {
@@ -180,9 +208,28 @@ final class DeliverySampler {
     while (true) {
       wakes++; // this thread alone writes it
       try {
-        if (waiting.isEmpty()) {
-          long now = System.nanoTime();
-          if (now - lastProbeSeen < KEEP_LOOKING_NANOS) {
+        long now = System.nanoTime();
+        long untilDue = Long.MAX_VALUE;
+        boolean sampled = false;
+        boolean anyWaiting = false;
+        for (Probe probe : waiting) {
+          long due = probe.dueAt;
+          if (due == NOTHING_DUE) {
+            retireIfQuiet(probe, now);
+            continue;
+          }
+          probe.quietSince = NOT_QUIET;
+          anyWaiting = true;
+          long wait = due - now;
+          if (wait <= 0) {
+            sample(probe);
+            sampled = true;
+          } else if (wait < untilDue) {
+            untilDue = wait;
+          }
+        }
+        if (!anyWaiting) {
+          if (!waiting.isEmpty() || now - lastProbeSeen < KEEP_LOOKING_NANOS) {
             LockSupport.parkNanos(pace.lookNanos(now));
             continue;
           }
@@ -195,19 +242,7 @@ final class DeliverySampler {
           idle = false;
           continue;
         }
-        long now = System.nanoTime();
         lastProbeSeen = now;
-        long untilDue = Long.MAX_VALUE;
-        boolean sampled = false;
-        for (Probe probe : waiting) {
-          long wait = probe.dueAt - now;
-          if (wait <= 0) {
-            sample(probe);
-            sampled = true;
-          } else if (wait < untilDue) {
-            untilDue = wait;
-          }
-        }
         if (sampled) {
           pace.dueFound(now);
         }
@@ -221,6 +256,28 @@ final class DeliverySampler {
         // Never let the sampler die silently on a surprise; the probes that fail are marked.
         LockSupport.parkNanos(1_000_000L);
       }
+    }
+  }
+
+  /**
+   * Takes {@code probe}, which has no send waiting, out of the set once it has had none at every
+   * look for {@link #KEEP_LOOKING_NANOS}; puts it back when a send came meanwhile (see {@link
+   * #watch}).
+   */
+  private void retireIfQuiet(Probe probe, long now) {
+    if (probe.quietSince == NOT_QUIET) {
+      probe.quietSince = now;
+      return;
+    }
+    if (now - probe.quietSince < KEEP_LOOKING_NANOS) {
+      return;
+    }
+    probe.quietSince = NOT_QUIET;
+    probe.inSet = false;
+    waiting.remove(probe);
+    if (probe.dueAt != NOTHING_DUE && !probe.failed) {
+      probe.inSet = true;
+      waiting.add(probe);
     }
   }
 

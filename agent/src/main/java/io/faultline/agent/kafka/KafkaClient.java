@@ -248,7 +248,7 @@ public final class KafkaClient {
   private void stopProbe(String node) {
     DeliverySampler.Probe probe = probes.remove(node);
     if (probe != null) {
-      owner.deliverySampler().stop(probe);
+      owner.deliverySampler().forget(probe);
     }
   }
 
@@ -377,7 +377,7 @@ public final class KafkaClient {
     }
     closed = true;
     for (DeliverySampler.Probe probe : probes.values()) {
-      owner.deliverySampler().stop(probe);
+      owner.deliverySampler().forget(probe);
     }
     probes.clear();
     for (String key : connectionKeys.values()) {

@@ -108,6 +108,40 @@ class DeliverySamplerDueTest {
   }
 
   /**
+   * A busy connection's probe stays in the sampler's set between its requests (no insertion and
+   * removal at each), leaves after a quiet second, and is read when watched again once due.
+   */
+  @Test
+  void aStoppedProbeStaysInTheSetUntilAQuietSecondHasPassed() throws Exception {
+    CountingReader reader = new CountingReader();
+    DeliverySampler sampler = new DeliverySampler(reader, 2000, 5_000_000L);
+    DeliverySampler.Probe probe = new DeliverySampler.Probe(7);
+    for (int i = 0; i < 10; i++) {
+      sampler.watch(probe, System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+      sampler.stop(probe);
+      assertThat(sampler.probesInSet()).as("in the set after a response").isEqualTo(1);
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (sampler.probesInSet() > 0 && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertThat(sampler.probesInSet()).as("in the set after a quiet second").isZero();
+    assertThat(reader.reads).as("reads of a probe never due").hasValue(0);
+    sampler.watch(probe, System.nanoTime());
+    awaitRead(probe);
+    assertThat(reader.reads).as("read once due after it was taken out").hasValue(1);
+  }
+
+  @Test
+  void aClosedConnectionsProbeLeavesTheSetAtOnce() {
+    DeliverySampler sampler = new DeliverySampler(new CountingReader(), 2000, 5_000_000L);
+    DeliverySampler.Probe probe = new DeliverySampler.Probe(7);
+    sampler.watch(probe, System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+    sampler.forget(probe);
+    assertThat(sampler.probesInSet()).isZero();
+  }
+
+  /**
    * Waits (at most 10 s) until the sampler has read {@code probe}: with this reader it then fails.
    */
   private static void awaitRead(DeliverySampler.Probe probe) throws InterruptedException {
