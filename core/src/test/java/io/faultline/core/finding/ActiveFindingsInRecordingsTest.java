@@ -8,6 +8,9 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import jdk.jfr.Recording;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -63,6 +66,31 @@ class ActiveFindingsInRecordingsTest {
       recording.stop();
       assertThat(watch.registered()).isFalse();
       assertThat(subjects(recording)).doesNotContain("closed-watch");
+    }
+    assertThat(failures).isEmpty();
+  }
+
+  @Test
+  void whileNothingRecordsItLooksLessAndLessOften() throws Exception {
+    List<Long> delays = new CopyOnWriteArrayList<>();
+    ScheduledThreadPoolExecutor quick =
+        new ScheduledThreadPoolExecutor(1) {
+          @Override
+          public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
+            delays.add(unit.toMillis(delay));
+            return super.schedule(command, delays.size() < 7 ? 0 : 1, TimeUnit.HOURS);
+          }
+        };
+    // Flight Recorder never initialized, whatever the other tests of this JVM did.
+    try (ActiveFindingsInRecordings watch =
+        ActiveFindingsInRecordings.start(registry(), () -> false, quick, failures::add)) {
+      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (delays.size() < 7 && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      assertThat(delays).containsExactly(0L, 1000L, 2000L, 4000L, 8000L, 8000L, 8000L);
+    } finally {
+      quick.shutdownNow();
     }
     assertThat(failures).isEmpty();
   }
