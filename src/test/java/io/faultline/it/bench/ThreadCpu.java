@@ -10,7 +10,8 @@ import java.util.stream.Stream;
 /**
  * Per-thread CPU time of a benchmark child over its measured window, JIT and GC threads included
  * (read from {@code /proc/self/task}, so Linux only), printed to standard error when {@code
- * -Dfaultline.bench.threads=true}: which thread an agent's extra CPU goes to.
+ * -Dbench.threads=true}: which thread an agent's extra CPU goes to. Not a {@code faultline.}
+ * property: the agent in the child reads those as its own and warns about one it does not know.
  */
 final class ThreadCpu {
 
@@ -22,7 +23,7 @@ final class ThreadCpu {
 
   /** Starts a window, or returns null when the property is off. */
   static ThreadCpu startIfAsked() {
-    return Boolean.getBoolean("faultline.bench.threads") ? new ThreadCpu() : null;
+    return Boolean.getBoolean("bench.threads") ? new ThreadCpu() : null;
   }
 
   /** Thread id and name → utime + stime in ticks. */
