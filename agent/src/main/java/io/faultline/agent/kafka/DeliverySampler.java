@@ -111,6 +111,9 @@ final class DeliverySampler {
 
   private static final long NOT_QUIET = Long.MIN_VALUE;
 
+  /** {@link #lookIn}'s answer when no probe has had a send waiting for a while: park for good. */
+  private static final long PARK_UNTIL_WATCHED = Long.MIN_VALUE;
+
   /** How long the thread keeps looking in after the last probe left before it parks for good. */
   static final long KEEP_LOOKING_NANOS = 1_000_000_000L;
 
@@ -120,6 +123,9 @@ final class DeliverySampler {
   private final long deliveryAfterNanos;
   private volatile Thread thread;
   private volatile long wakes;
+
+  /** When a probe last had a send waiting; the sampler thread's alone. */
+  private long lastProbeSeen;
 
   /**
    * The thread is parked with no deadline (no probe for {@link #KEEP_LOOKING_NANOS}). Only then
@@ -204,59 +210,71 @@ final class DeliverySampler {
     WakeBudget budget =
         new WakeBudget(PERIOD_MICROS * 1000, wakesPerSecond, BURST_WAKES, System.nanoTime());
     LookInPace pace = new LookInPace(deliveryAfterNanos);
-    long lastProbeSeen = System.nanoTime();
+    lastProbeSeen = System.nanoTime();
     while (true) {
       wakes++; // this thread alone writes it
       try {
-        long now = System.nanoTime();
-        long untilDue = Long.MAX_VALUE;
-        boolean sampled = false;
-        boolean anyWaiting = false;
-        for (Probe probe : waiting) {
-          long due = probe.dueAt;
-          if (due == NOTHING_DUE) {
-            retireIfQuiet(probe, now);
-            continue;
-          }
-          probe.quietSince = NOT_QUIET;
-          anyWaiting = true;
-          long wait = due - now;
-          if (wait <= 0) {
-            sample(probe);
-            sampled = true;
-          } else if (wait < untilDue) {
-            untilDue = wait;
-          }
-        }
-        if (!anyWaiting) {
-          if (!waiting.isEmpty() || now - lastProbeSeen < KEEP_LOOKING_NANOS) {
-            LockSupport.parkNanos(pace.lookNanos(now));
-            continue;
-          }
-          idle = true;
-          // Checked again after announcing idleness: a probe added in between either sees idle
-          // and unparks (the permit makes park return at once) or is seen here.
-          if (waiting.isEmpty()) {
-            LockSupport.park(this);
-          }
-          idle = false;
+        long sleep = lookIn(budget, pace);
+        if (sleep != PARK_UNTIL_WATCHED) {
+          LockSupport.parkNanos(sleep);
           continue;
         }
-        lastProbeSeen = now;
-        if (sampled) {
-          pace.dueFound(now);
+        idle = true;
+        // Checked again after announcing idleness: a probe added in between either sees idle and
+        // unparks (the permit makes park return at once) or is seen here.
+        if (waiting.isEmpty()) {
+          LockSupport.park(this);
         }
-        if (sampled || untilDue == Long.MAX_VALUE) {
-          LockSupport.parkNanos(budget.sleepAfterWake(System.nanoTime()));
-        } else {
-          // Nothing due yet: a probe watched meanwhile needs no wake-up of its own.
-          LockSupport.parkNanos(pace.sleepNanos(now, untilDue));
-        }
+        idle = false;
       } catch (Throwable e) {
         // Never let the sampler die silently on a surprise; the probes that fail are marked.
         LockSupport.parkNanos(1_000_000L);
       }
     }
+  }
+
+  /**
+   * One wake: reads the probes that are due and returns how long to sleep, or {@link
+   * #PARK_UNTIL_WATCHED}. A method of its own, not the body of {@link #run}'s loop: at 20 wakes a
+   * second that loop never reaches the JIT's thresholds for compiling a running loop, so it ran
+   * interpreted for the life of the process; a method called at every wake is compiled after a few
+   * hundred.
+   */
+  private long lookIn(WakeBudget budget, LookInPace pace) {
+    long now = System.nanoTime();
+    long untilDue = Long.MAX_VALUE;
+    boolean sampled = false;
+    boolean anyWaiting = false;
+    for (Probe probe : waiting) {
+      long due = probe.dueAt;
+      if (due == NOTHING_DUE) {
+        retireIfQuiet(probe, now);
+        continue;
+      }
+      probe.quietSince = NOT_QUIET;
+      anyWaiting = true;
+      long wait = due - now;
+      if (wait <= 0) {
+        sample(probe);
+        sampled = true;
+      } else if (wait < untilDue) {
+        untilDue = wait;
+      }
+    }
+    if (!anyWaiting) {
+      return !waiting.isEmpty() || now - lastProbeSeen < KEEP_LOOKING_NANOS
+          ? pace.lookNanos(now)
+          : PARK_UNTIL_WATCHED;
+    }
+    lastProbeSeen = now;
+    if (sampled) {
+      pace.dueFound(now);
+    }
+    if (sampled || untilDue == Long.MAX_VALUE) {
+      return budget.sleepAfterWake(System.nanoTime());
+    }
+    // Nothing due yet: a probe watched meanwhile needs no wake-up of its own.
+    return pace.sleepNanos(now, untilDue);
   }
 
   /**
