@@ -64,13 +64,10 @@ class KafkaAgentConfigAdvisorTest {
       assertThat(count(result.stderr(), "Kafka producer traffic-producer: configuration checked"))
           .as("logged once for the producer")
           .isEqualTo(1);
-      assertThat(
-              count(
-                  result.stderr(),
-                  "Kafka consumer traffic-consumer: configuration checked at construction, nothing"
-                      + " to advise"))
-          .as("logged once for the consumer")
-          .isEqualTo(1);
+      // Nothing to advise is a DEBUG line: a healthy client adds nothing to the log.
+      assertThat(count(result.stderr(), "Kafka consumer traffic-consumer: configuration checked"))
+          .as("not logged at the default level for the consumer, which has nothing to advise")
+          .isZero();
       System.out.println(
           result
               .stderr()

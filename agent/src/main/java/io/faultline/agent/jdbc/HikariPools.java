@@ -88,8 +88,10 @@ public final class HikariPools {
         .start()
         .ifPresent(
             monitor -> {
+              // DEBUG: a pool being watched is the normal case; its faultline.pool.feedback.*
+              // meters show it.
               LOG.log(
-                  System.Logger.Level.INFO,
+                  System.Logger.Level.DEBUG,
                   "faultline: watching HikariCP pool {0} for growth under contention",
                   LogText.oneLine(monitor.poolName()));
               synchronized (PENDING) {

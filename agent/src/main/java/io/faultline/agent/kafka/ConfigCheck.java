@@ -13,7 +13,8 @@ import java.util.Map;
 /**
  * The configuration check of a Kafka client at construction, once per client: the no-jitter
  * reconnect trap ({@code KAFKA_RECONNECT_BACKOFF_NO_JITTER}) from what the application set, and a
- * log line saying what was checked. Never throws into the client.
+ * log line saying what was checked (at {@code INFO} with advice, {@code DEBUG} without). Never
+ * throws into the client.
  */
 public final class ConfigCheck {
 
@@ -51,8 +52,11 @@ public final class ConfigCheck {
       // What the application set decides the trap: Kafka's parsed values always carry both keys.
       List<Finding> findings = ClientConfigAdvisor.reconnectBackoff(clientId, originals);
       if (r.reportOnce(type.tagValue() + "/" + clientId, null, findings)) {
+        // Quiet when there is nothing to advise: besides the noise on hundreds of services, a
+        // service's first INFO line sets up java.util.logging's formatting (tens of ms of CPU)
+        // on the thread that builds the client.
         LOG.log(
-            Level.INFO,
+            findings.isEmpty() ? Level.DEBUG : Level.INFO,
             "faultline: Kafka "
                 + type.tagValue()
                 + " "
