@@ -356,7 +356,12 @@ final class AgentStarter {
     }
   }
 
-  /** Reads every connection this process accepted every {@code doctor.clients-interval}. */
+  /**
+   * Reads every connection this process accepted every {@code doctor.clients-interval}, the first
+   * time with the export: the classes of its first run load then, not half a minute into a busy
+   * steady state, where classes loading late can make HotSpot drop compiled code of the
+   * application's that assumed they did not exist.
+   */
   private static void sweepAccepted(AgentRuntime runtime, PrintStream err) {
     Duration interval = runtime.config().get(AgentConfigKeys.CLIENTS_INTERVAL);
     if (interval.isZero() || interval.isNegative()) {
@@ -375,7 +380,7 @@ final class AgentStarter {
         .scheduler()
         .scheduleWithFixedDelay(
             () -> step(err, "sweeping the accepted connections", accepted::sweep),
-            interval.toMillis(),
+            0,
             interval.toMillis(),
             TimeUnit.MILLISECONDS);
   }
