@@ -25,9 +25,10 @@ public final class CoreConfigKeys implements ConfigKeyCatalog {
           "findings.log-interval",
           Duration.ofMinutes(10),
           "findings",
-          "A finding is logged when it becomes active, when it clears, and again at most once per"
-              + " this interval while it stays active and is still being reported. 0s logs every"
-              + " report.");
+          "A finding is logged when it becomes active, when it clears, at once when its severity"
+              + " rises, and again at most once per this interval while it stays active at WARNING"
+              + " or CRITICAL and is still being reported (an INFO finding is logged once). 0s"
+              + " logs every such report.");
 
   /** Findings that turn a health check DOWN while active. */
   public static final ConfigKey<String> HEALTH_DOWN_ON =

@@ -31,8 +31,10 @@ import java.util.function.Consumer;
  * that source reported before and no longer reports is cleared.
  *
  * <p>Logging is rate-limited so a finding reported on every request cannot flood the log: a finding
- * is logged when it becomes active, again at most once per {@code findings.log-interval} while it
- * stays active and keeps being reported, and once when it clears.
+ * is logged when it becomes active, at once when its severity rises above what was last logged,
+ * again at most once per {@code findings.log-interval} while it stays active at {@code WARNING} or
+ * above and keeps being reported (an {@code INFO} finding is not repeated), and once when it
+ * clears.
  *
  * <p>Every {@link #raise} is also handed to {@link io.faultline.core.observe.Observations} (each
  * report, not only each change), where a test extension may listen.
@@ -259,8 +261,26 @@ public final class Findings {
     if (source != null) {
       entry.source = source;
     }
-    if (!Duration.between(entry.lastLogged, now).minus(logInterval).isNegative()) {
+    if (finding.severity().compareTo(entry.loggedSeverity) > 0) {
+      // Worse than what the log last said: an operator must not wait an interval to learn it.
       entry.lastLogged = now;
+      entry.loggedSeverity = finding.severity();
+      log(
+          finding,
+          "faultline: now "
+              + finding.severity()
+              + " (was "
+              + previous.severity()
+              + ", active since "
+              + entry.since
+              + "): "
+              + describe(finding));
+    } else if (finding.severity() != Severity.INFO
+        && !Duration.between(entry.lastLogged, now).minus(logInterval).isNegative()) {
+      // INFO findings are said once: repeated every interval on every service of a fleet they
+      // would bury the warnings.
+      entry.lastLogged = now;
+      entry.loggedSeverity = finding.severity();
       log(
           finding,
           "faultline: still active since "
@@ -384,12 +404,14 @@ public final class Findings {
     String source;
     final Instant since;
     Instant lastLogged;
+    Severity loggedSeverity;
 
     Active(Finding finding, String source, Instant since) {
       this.finding = finding;
       this.source = source;
       this.since = since;
       this.lastLogged = since;
+      this.loggedSeverity = finding.severity();
     }
   }
 }

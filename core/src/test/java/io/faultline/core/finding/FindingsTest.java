@@ -89,6 +89,50 @@ class FindingsTest {
   }
 
   @Test
+  void anInfoFindingIsLoggedOnceWhileActiveHoweverOftenItIsReported() {
+    for (int minute = 0; minute < 45; minute++) {
+      findings.raise(Finding.of(HINT, "host").build());
+      clock.advance(Duration.ofMinutes(1));
+    }
+    assertThat(findings.clear("SOME_HINT", "host")).isTrue();
+
+    assertThat(log.lines)
+        .extracting(line -> line.substring(0, line.indexOf(':')))
+        .containsExactly("INFO faultline", "INFO faultline");
+    assertThat(log.lines.get(0)).startsWith("INFO faultline: [INFO] SOME_HINT about host");
+    assertThat(log.lines.get(1))
+        .isEqualTo("INFO faultline: cleared SOME_HINT about host after PT45M");
+  }
+
+  @Test
+  void aRisingSeverityIsLoggedAtOnceAndAFallingOneWaitsForTheInterval() {
+    findings.raise(Finding.of(HINT, "host").build());
+    clock.advance(Duration.ofMinutes(1));
+    findings.raise(Finding.of(HINT, "host").severity(Severity.WARNING).build());
+    clock.advance(Duration.ofMinutes(1));
+    findings.raise(Finding.of(HINT, "host").severity(Severity.CRITICAL).build());
+    clock.advance(Duration.ofMinutes(1));
+    findings.raise(Finding.of(HINT, "host").severity(Severity.WARNING).build());
+    clock.advance(Duration.ofMinutes(10));
+    findings.raise(Finding.of(HINT, "host").severity(Severity.WARNING).build());
+
+    assertThat(log.lines).hasSize(4);
+    assertThat(log.lines.get(0)).startsWith("INFO faultline: [INFO] SOME_HINT about host");
+    assertThat(log.lines.get(1))
+        .startsWith(
+            "WARNING faultline: now WARNING (was INFO, active since 2024-06-11T10:00:00Z):"
+                + " [WARNING] SOME_HINT about host");
+    assertThat(log.lines.get(2))
+        .startsWith(
+            "ERROR faultline: now CRITICAL (was WARNING, active since 2024-06-11T10:00:00Z):"
+                + " [CRITICAL] SOME_HINT about host");
+    assertThat(log.lines.get(3))
+        .startsWith(
+            "WARNING faultline: still active since 2024-06-11T10:00:00Z (PT13M): [WARNING]"
+                + " SOME_HINT about host");
+  }
+
+  @Test
   void aSubjectWithALineBreakIsLoggedOnOneLine() {
     findings.raise(window("client-1\nfaultline: forged entry", 200));
     findings.clear("WINDOW_SCALING_OFF", "client-1\nfaultline: forged entry");
