@@ -19,6 +19,16 @@ import java.util.concurrent.locks.LockSupport;
  * requests come and go it looks in at the {@link LookInPace}, slower while every request is
  * answered in time; under sustained slow traffic its {@link WakeBudget} bounds how often it wakes
  * ({@code kafka.phases.delivery-wakes-per-second}).
+ *
+ * <p>A client whose {@code Selector.poll} is woven looks in itself: its thread's poll ends when the
+ * first waiting send becomes due ({@link Probe#firstLookDue}) and, if that send is still
+ * unanswered, wakes the sampler ({@link #nudge}). The sampler's own quiet look-ins then only cover
+ * a client thread that stopped polling, once a second instead of twenty times: on a virtual machine
+ * a timed wake costs tens of microseconds however little it does. The full pace holds only while a
+ * look finds the due send's bytes unacknowledged (a send whose bytes TCP delivered waits for the
+ * broker, not for delivery); while later sends' bytes are unacknowledged the sampler looks again
+ * after one period of the full pace, until the client's thread takes the acknowledgement and times
+ * the next send.
  */
 final class DeliverySampler {
 
@@ -44,6 +54,15 @@ final class DeliverySampler {
     // client's thread, read by the sampler.
     private volatile long dueAt = NOTHING_DUE;
     private volatile boolean failed;
+    // Stream offsets (tcpi_bytes_acked's units) at the end of the send that is due and of the last
+    // completed send. MAX_VALUE when the watcher did not say: always in flight.
+    private volatile long dueEnd = Long.MAX_VALUE;
+    private volatile long sentEnd = Long.MAX_VALUE;
+    // Whether the connection's client thread looks in itself (its Selector.poll is woven).
+    private volatile boolean clientLooksIn;
+    // The due time this connection's client thread already woke the sampler for; that thread's
+    // alone.
+    private long askedFor = NOTHING_DUE;
     // Whether the probe is in the sampler's set. It stays there while its connection is busy, so
     // the client's thread does not insert and remove it (an allocation and two writes the sampler
     // reads) at every request; the sampler takes it out after a quiet second (retireIfQuiet).
@@ -59,6 +78,33 @@ final class DeliverySampler {
     /** Whether TCP_INFO could not be read on this socket (delivery is then merged). */
     boolean failed() {
       return failed;
+    }
+
+    /**
+     * When the client's thread should end its poll to look at this connection ({@link
+     * System#nanoTime()}), or {@link Long#MAX_VALUE} when it need not: no send waits, or the
+     * sampler was already woken for this one. Client thread.
+     */
+    long firstLookDue() {
+      long due = dueAt;
+      return due == NOTHING_DUE || due == askedFor ? Long.MAX_VALUE : due;
+    }
+
+    /**
+     * Whether this connection's waiting send became due by {@code nowNanos} and nobody woke the
+     * sampler for it yet; it counts as woken from now on. Also marks the probe as one whose client
+     * looks in. Client thread.
+     */
+    boolean takeFirstLook(long nowNanos) {
+      if (!clientLooksIn) {
+        clientLooksIn = true;
+      }
+      long due = dueAt;
+      if (due == NOTHING_DUE || due == askedFor || due - nowNanos > 0) {
+        return false;
+      }
+      askedFor = due;
+      return true;
     }
 
     synchronized void record(long bytesAcked, long nanos) {
@@ -124,8 +170,20 @@ final class DeliverySampler {
   private volatile Thread thread;
   private volatile long wakes;
 
+  /**
+   * The thread sleeps at a quiet pace: only then does a client's {@link #nudge} wake it (while it
+   * follows a slow connection at full pace it looks soon anyway, within its wake budget).
+   */
+  private volatile boolean quietSleep;
+
   /** When a probe last had a send waiting; the sampler thread's alone. */
   private long lastProbeSeen;
+
+  /** Whether the last look found bytes to follow; the sampler thread's alone. */
+  private boolean following;
+
+  /** Whether every probe at the last look had a client that looks in; the sampler thread's. */
+  private boolean clientsLookIn;
 
   /**
    * The thread is parked with no deadline (no probe for {@link #KEEP_LOOKING_NANOS}). Only then
@@ -152,6 +210,17 @@ final class DeliverySampler {
    * it; called on the client's thread, again whenever the oldest send it waits for changes.
    */
   void watch(Probe probe, long dueAt) {
+    watch(probe, dueAt, Long.MAX_VALUE, Long.MAX_VALUE);
+  }
+
+  /**
+   * {@link #watch(Probe, long)}, with the stream offsets at the end of the send that becomes due
+   * and of the connection's last completed send: a look that finds TCP acknowledged up to the first
+   * does not hold the full pace, and up to the second does not look again.
+   */
+  void watch(Probe probe, long dueAt, long dueEnd, long sentEnd) {
+    probe.dueEnd = dueEnd;
+    probe.sentEnd = sentEnd;
     probe.dueAt = dueAt;
     // Written before inSet is read, as retireIfQuiet reads them the other way round: a probe the
     // sampler takes out meanwhile is either seen out here or seen due there, and put back.
@@ -169,6 +238,23 @@ final class DeliverySampler {
     if (idle) {
       LockSupport.unpark(t);
     }
+  }
+
+  /**
+   * A client's thread found one of its sends due and unanswered ({@link Probe#takeFirstLook}): the
+   * thread looks now if it sleeps at a quiet pace.
+   */
+  void nudge() {
+    Thread t = thread;
+    if (t != null && quietSleep) {
+      quietSleep = false;
+      LockSupport.unpark(t);
+    }
+  }
+
+  /** Whether the thread sleeps at a quiet pace (a client's thread then makes the first look). */
+  boolean sleepsQuietly() {
+    return quietSleep;
   }
 
   /** How many times the thread has woken (and looked) so far. */
@@ -216,7 +302,9 @@ final class DeliverySampler {
       try {
         long sleep = lookIn(budget, pace);
         if (sleep != PARK_UNTIL_WATCHED) {
+          quietSleep = !following && !pace.fast(System.nanoTime(), clientsLookIn);
           LockSupport.parkNanos(sleep);
+          quietSleep = false;
           continue;
         }
         idle = true;
@@ -243,9 +331,12 @@ final class DeliverySampler {
   private long lookIn(WakeBudget budget, LookInPace pace) {
     long now = System.nanoTime();
     long untilDue = Long.MAX_VALUE;
-    boolean sampled = false;
+    boolean inFlight = false;
+    boolean laterInFlight = false;
     boolean anyWaiting = false;
+    boolean clientsLookIn = true;
     for (Probe probe : waiting) {
+      clientsLookIn &= probe.clientLooksIn;
       long due = probe.dueAt;
       if (due == NOTHING_DUE) {
         retireIfQuiet(probe, now);
@@ -255,26 +346,33 @@ final class DeliverySampler {
       anyWaiting = true;
       long wait = due - now;
       if (wait <= 0) {
-        sample(probe);
-        sampled = true;
+        int state = sample(probe);
+        inFlight |= state == DUE_IN_FLIGHT;
+        laterInFlight |= state == LATER_IN_FLIGHT;
       } else if (wait < untilDue) {
         untilDue = wait;
       }
     }
+    this.clientsLookIn = clientsLookIn;
+    following = false;
     if (!anyWaiting) {
       return !waiting.isEmpty() || now - lastProbeSeen < KEEP_LOOKING_NANOS
-          ? pace.lookNanos(now)
+          ? pace.lookNanos(now, clientsLookIn)
           : PARK_UNTIL_WATCHED;
     }
     lastProbeSeen = now;
-    if (sampled) {
+    if (inFlight) {
       pace.dueFound(now);
-    }
-    if (sampled || untilDue == Long.MAX_VALUE) {
+      following = true;
       return budget.sleepAfterWake(System.nanoTime());
     }
-    // Nothing due yet: a probe watched meanwhile needs no wake-up of its own.
-    return pace.sleepNanos(now, untilDue);
+    if (laterInFlight) {
+      following = true;
+      return Math.min(untilDue, pace.fastNanos());
+    }
+    // Nothing due yet, or what was due is delivered and waits for the broker: a probe watched
+    // meanwhile needs no wake-up of its own.
+    return pace.sleepNanos(now, untilDue, clientsLookIn);
   }
 
   /**
@@ -299,14 +397,27 @@ final class DeliverySampler {
     }
   }
 
-  private void sample(Probe probe) {
+  private static final int ALL_ACKNOWLEDGED = 0;
+  private static final int LATER_IN_FLIGHT = 1;
+  private static final int DUE_IN_FLIGHT = 2;
+
+  /**
+   * Reads {@code probe}: {@link #DUE_IN_FLIGHT} while the due send's bytes are unacknowledged,
+   * {@link #LATER_IN_FLIGHT} while only later sends' are, else (or when unreadable) {@link
+   * #ALL_ACKNOWLEDGED}.
+   */
+  private int sample(Probe probe) {
     long acked = reader.bytesAcked(probe.fd);
     long now = System.nanoTime();
     if (acked < 0) {
       probe.failed = true;
       waiting.remove(probe);
-      return;
+      return ALL_ACKNOWLEDGED;
     }
     probe.record(acked, now);
+    if (acked < probe.dueEnd) {
+      return DUE_IN_FLIGHT;
+    }
+    return acked < probe.sentEnd ? LATER_IN_FLIGHT : ALL_ACKNOWLEDGED;
   }
 }

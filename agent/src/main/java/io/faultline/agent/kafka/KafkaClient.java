@@ -192,7 +192,50 @@ public final class KafkaClient {
     if (since == Long.MIN_VALUE) {
       owner.deliverySampler().stop(probe);
     } else {
-      owner.deliverySampler().watch(probe, since + owner.deliveryAfterNanos());
+      owner
+          .deliverySampler()
+          .watch(
+              probe,
+              since + owner.deliveryAfterNanos(),
+              phases.awaitingDeliveryEnd(node),
+              phases.sentStreamOffset(node));
+    }
+  }
+
+  /**
+   * {@code Selector.poll(timeout)}: the timeout cut so that the poll ends when this client's first
+   * waiting send becomes due, while the sampler sleeps at its quiet pace; {@link #afterPoll} then
+   * wakes it if that send is still unanswered. A client that answers in time never wakes sooner:
+   * its responses come first and clear what was due.
+   */
+  public long pollTimeout(long timeoutMs) {
+    if (phases == null || probes.isEmpty() || !owner.deliverySampler().sleepsQuietly()) {
+      return timeoutMs;
+    }
+    long first = Long.MAX_VALUE;
+    for (DeliverySampler.Probe probe : probes.values()) {
+      first = Math.min(first, probe.firstLookDue());
+    }
+    if (first == Long.MAX_VALUE) {
+      return timeoutMs;
+    }
+    long untilMs = (first - System.nanoTime() + 999_999) / 1_000_000;
+    // At least 1 ms: a send due already is looked at when this poll returns.
+    return Math.max(1, Math.min(timeoutMs, untilMs));
+  }
+
+  /** {@code Selector.poll} returned: wakes the sampler if a send became due and is unanswered. */
+  public void afterPoll() {
+    if (phases == null || probes.isEmpty()) {
+      return;
+    }
+    long now = System.nanoTime();
+    boolean due = false;
+    for (DeliverySampler.Probe probe : probes.values()) {
+      due |= probe.takeFirstLook(now);
+    }
+    if (due) {
+      owner.deliverySampler().nudge();
     }
   }
 

@@ -19,10 +19,20 @@ final class LookInPace {
 
   static final long QUIET_MILLIS = 50;
   static final long HOLD_MILLIS = 250;
+
+  /**
+   * The quiet pace while every waiting connection's client looks in itself: its thread's {@code
+   * Selector.poll} ends when the first send becomes due and wakes the sampler then ({@link
+   * DeliverySampler#nudge}), so the sampler's own look-ins only cover a client thread that stopped
+   * polling.
+   */
+  static final long CLIENTS_LOOK_IN_MILLIS = 1000;
+
   private static final long MIN_LOOK_NANOS = 1_000_000L;
 
   private final long fastNanos;
   private final long quietNanos;
+  private final long clientsLookInNanos;
   private long lastDueNanos;
   private boolean anyDue;
 
@@ -34,6 +44,10 @@ final class LookInPace {
     this.fastNanos = Math.max(MIN_LOOK_NANOS, deliveryAfterNanos);
     this.quietNanos =
         deliveryAfterNanos <= 0 ? fastNanos : Math.max(fastNanos, QUIET_MILLIS * 1_000_000L);
+    this.clientsLookInNanos =
+        deliveryAfterNanos <= 0
+            ? fastNanos
+            : Math.max(quietNanos, CLIENTS_LOOK_IN_MILLIS * 1_000_000L);
   }
 
   /** A look-in at {@code nowNanos} found a connection due. */
@@ -44,7 +58,16 @@ final class LookInPace {
 
   /** How long until the next look-in, from {@code nowNanos}, when no connection waits. */
   long lookNanos(long nowNanos) {
-    return fast(nowNanos) ? fastNanos : quietNanos;
+    return lookNanos(nowNanos, false);
+  }
+
+  /**
+   * {@link #lookNanos(long)}; {@code clientsLookIn}: every connection's client thread wakes the
+   * sampler itself when a send becomes due, so the quiet pace is {@value #CLIENTS_LOOK_IN_MILLIS}
+   * ms.
+   */
+  long lookNanos(long nowNanos, boolean clientsLookIn) {
+    return fast(nowNanos, clientsLookIn) ? fastNanos : quiet(clientsLookIn);
   }
 
   /**
@@ -53,7 +76,35 @@ final class LookInPace {
    * answered first, and chasing each one's due time is what kept a healthy producer's sampler busy.
    */
   long sleepNanos(long nowNanos, long untilDueNanos) {
-    return fast(nowNanos) ? Math.min(untilDueNanos, fastNanos) : quietNanos;
+    return sleepNanos(nowNanos, untilDueNanos, false);
+  }
+
+  /**
+   * {@link #sleepNanos(long, long)}; {@code clientsLookIn} as for {@link #lookNanos(long,
+   * boolean)}.
+   */
+  long sleepNanos(long nowNanos, long untilDueNanos, boolean clientsLookIn) {
+    return fast(nowNanos, clientsLookIn)
+        ? Math.min(untilDueNanos, fastNanos)
+        : quiet(clientsLookIn);
+  }
+
+  /** The full pace: {@code kafka.phases.delivery-after}, at least 1 ms. */
+  long fastNanos() {
+    return fastNanos;
+  }
+
+  private long quiet(boolean clientsLookIn) {
+    return clientsLookIn ? clientsLookInNanos : quietNanos;
+  }
+
+  /**
+   * Whether the full pace holds: a connection was found due within the last {@value #HOLD_MILLIS}
+   * ms, and not every client looks in itself (one that does wakes the sampler at its next due send,
+   * so holding the pace would only find what it reports anyway).
+   */
+  boolean fast(long nowNanos, boolean clientsLookIn) {
+    return !clientsLookIn && fast(nowNanos);
   }
 
   private boolean fast(long nowNanos) {

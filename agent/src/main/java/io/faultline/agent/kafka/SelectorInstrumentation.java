@@ -23,7 +23,9 @@ import org.apache.kafka.common.network.NetworkSend;
  *       closes, for the request phases (delivery sampling) and the connection monitor at once;
  *   <li>{@code write(KafkaChannel)}, {@code attemptRead(KafkaChannel)} and {@code
  *       addToCompletedReceives(KafkaChannel, NetworkReceive, long)} ({@link PhasesModule}): a send
- *       completes, a response starts and completes.
+ *       completes, a response starts and completes;
+ *   <li>{@code poll(long)} ({@link PhasesModule}): the client's thread makes the first look at a
+ *       send that became due (see {@link DeliverySampler}).
  * </ul>
  */
 public final class SelectorInstrumentation {
@@ -59,7 +61,42 @@ public final class SelectorInstrumentation {
             named("attemptRead").and(takesArguments(1)), AttemptReadAdvice.class.getName()),
         AdviceBinding.of(
             named("addToCompletedReceives").and(takesArguments(3)),
-            CompletedReceiveAdvice.class.getName()));
+            CompletedReceiveAdvice.class.getName()),
+        AdviceBinding.of(
+            named("poll").and(takesArguments(1)).and(takesArgument(0, "long")),
+            PollAdvice.class.getName()));
+  }
+
+  /**
+   * {@code poll(long timeout)}: ends the poll when the client's first waiting send becomes due, and
+   * afterwards wakes the delivery sampler for a due send still unanswered, so the first look at a
+   * held-up request comes on time without the sampler waking twenty times a second to find out.
+   */
+  public static final class PollAdvice {
+    private PollAdvice() {}
+
+    /** On entry: the timeout, cut to the first due send while the sampler sleeps quietly. */
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    public static void enter(
+        @Advice.This Object selector, @Advice.Argument(value = 0, readOnly = false) long timeout) {
+      if (timeout > 0 && PhasesModule.SWITCH.active()) {
+        KafkaClient c = KafkaClients.forSelector(selector);
+        if (c != null) {
+          timeout = c.pollTimeout(timeout);
+        }
+      }
+    }
+
+    /** On exit, also when the poll threw. */
+    @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
+    public static void exit(@Advice.This Object selector) {
+      if (PhasesModule.SWITCH.active()) {
+        KafkaClient c = KafkaClients.forSelector(selector);
+        if (c != null) {
+          c.afterPoll();
+        }
+      }
+    }
   }
 
   /**

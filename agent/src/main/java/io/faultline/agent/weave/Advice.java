@@ -53,12 +53,18 @@ public final class Advice {
   @Target(ElementType.PARAMETER)
   public @interface This {}
 
-  /** The woven method's parameter {@link #value()} (from 0), as it is when the advice runs. */
+  /**
+   * The woven method's parameter {@link #value()} (from 0), as it is when the advice runs; with
+   * {@code readOnly = false} what an enter advice assigns is what the method's body sees.
+   */
   @Retention(RetentionPolicy.CLASS)
   @Target(ElementType.PARAMETER)
   public @interface Argument {
     /** The parameter's index. */
     int value();
+
+    /** False (enter advice only): the advice's assignment replaces the argument. */
+    boolean readOnly() default true;
   }
 
   /** The instance field {@link #value()} the woven class declares, read from the receiver. */

@@ -206,7 +206,9 @@ public final class AdviceReader {
       case "This":
         return HookArg.THIS;
       case "Argument":
-        return HookArg.argument((Integer) value(a, "value"));
+        return Boolean.FALSE.equals(value(a, "readOnly"))
+            ? HookArg.writableArgument((Integer) value(a, "value"))
+            : HookArg.argument((Integer) value(a, "value"));
       case "FieldValue":
         return HookArg.field((String) value(a, "value"));
       case "Return":

@@ -37,7 +37,12 @@ public sealed interface HookArg {
 
   /** The method's parameter {@code index} (from 0), as it is when the hook runs. */
   static HookArg argument(int index) {
-    return new Argument(index);
+    return new Argument(index, false);
+  }
+
+  /** {@link #argument}, and what an enter hook assigns is what the method's body sees. */
+  static HookArg writableArgument(int index) {
+    return new Argument(index, true);
   }
 
   /** The instance field {@code name} the woven class itself declares, read from the receiver. */
@@ -50,8 +55,8 @@ public sealed interface HookArg {
     private This() {}
   }
 
-  /** See {@link #argument}. */
-  record Argument(int index) implements HookArg {
+  /** See {@link #argument} and {@link #writableArgument}. */
+  record Argument(int index, boolean writable) implements HookArg {
     /** Rejects a negative index. */
     public Argument {
       if (index < 0) {
@@ -61,12 +66,12 @@ public sealed interface HookArg {
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof Argument a && a.index == index;
+      return o instanceof Argument a && a.index == index && a.writable == writable;
     }
 
     @Override
     public int hashCode() {
-      return 31 + index;
+      return 31 * (31 + index) + (writable ? 1 : 0);
     }
   }
 

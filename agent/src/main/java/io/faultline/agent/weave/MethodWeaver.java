@@ -227,9 +227,13 @@ final class MethodWeaver {
         value = Type.getType(String.class);
       }
       Type parameter = hook.parameterType(i);
+      if (arg instanceof HookArg.Argument a && a.writable() && exit) {
+        return "advice " + hook + " assigns argument " + a.index() + " on exit, too late to matter";
+      }
       boolean writable =
           arg instanceof HookArg.Returned r && r.writable()
-              || arg instanceof HookArg.Thrown t && t.writable();
+              || arg instanceof HookArg.Thrown t && t.writable()
+              || arg instanceof HookArg.Argument a && a.writable();
       if (writable && !value.equals(parameter)) {
         return "advice " + hook + " parameter " + i + " must be " + value + " to be assigned";
       }
@@ -623,6 +627,9 @@ final class MethodWeaver {
       } else if (arg instanceof HookArg.Thrown t && t.writable()) {
         out.add(new VarInsnNode(ALOAD, base + hook.parameterSlot(i)));
         out.add(new VarInsnNode(ASTORE, thrownSlot));
+      } else if (arg instanceof HookArg.Argument a && a.writable()) {
+        out.add(new VarInsnNode(type.getOpcode(ILOAD), base + hook.parameterSlot(i)));
+        out.add(new VarInsnNode(type.getOpcode(ISTORE), slotOf(a.index())));
       }
     }
   }

@@ -56,6 +56,21 @@ class LookInPaceTest {
   }
 
   @Test
+  void whenEveryClientLooksInItselfTheQuietPaceIsASecondAndNothingHoldsTheFullPace() {
+    LookInPace pace = new LookInPace(5 * MS);
+    long quiet = LookInPace.CLIENTS_LOOK_IN_MILLIS * MS;
+    assertThat(pace.lookNanos(0, true)).isEqualTo(quiet);
+    pace.dueFound(1_000 * MS);
+    assertThat(pace.lookNanos(1_001 * MS, true)).isEqualTo(quiet);
+    assertThat(pace.sleepNanos(1_001 * MS, 2 * MS, true))
+        .as("the client wakes the sampler when that send is due")
+        .isEqualTo(quiet);
+    assertThat(pace.fast(1_001 * MS, true)).isFalse();
+    assertThat(pace.fast(1_001 * MS, false)).isTrue();
+    assertThat(pace.lookNanos(1_001 * MS, false)).as("a client that does not").isEqualTo(5 * MS);
+  }
+
+  @Test
   void theTimeSourceMayStartNegative() {
     LookInPace pace = new LookInPace(5 * MS);
     pace.dueFound(-3_000 * MS);

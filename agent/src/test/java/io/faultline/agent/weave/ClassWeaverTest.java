@@ -143,6 +143,36 @@ class ClassWeaverTest {
   }
 
   @Test
+  void enterAdviceCanReplaceAnArgumentTheBodySees() throws Throwable {
+    Object target = newTarget("addLong", advice(TestAdvice.TenfoldArgument.class));
+
+    assertThat(call(target, "addLong", 5L, 1)).isEqualTo(51L);
+    assertThat(call(target, "addLong", -5L, 1)).isEqualTo(-1L);
+    // Advice that fails before its assignment leaves the caller's argument.
+    Recorder.throwInAdvice = true;
+    assertThat(call(target, "addLong", 5L, 1)).isEqualTo(6L);
+  }
+
+  @Test
+  void anArgumentIsAssignedOnlyOnEntryAndOnlyWithItsOwnType() throws IOException {
+    ClassWeaver.Result onExit =
+        ClassWeaver.weave(
+            targetClassFile(),
+            only("addLong", advice(TestAdvice.AssignsArgumentOnExit.class)),
+            ERRORS);
+    ClassWeaver.Result otherType =
+        ClassWeaver.weave(
+            targetClassFile(),
+            only("addLong", advice(TestAdvice.AssignsArgumentOfAnotherType.class)),
+            ERRORS);
+
+    assertThat(onExit.classFile()).isNull();
+    assertThat(onExit.refused()).singleElement().asString().contains("on exit");
+    assertThat(otherType.classFile()).isNull();
+    assertThat(otherType.refused()).singleElement().asString().contains("must be J to be assigned");
+  }
+
+  @Test
   void wideValuesAndSeveralReturnsAreHandled() throws Throwable {
     Object target = newTarget("addLong", advice(TestAdvice.WideValues.class));
 

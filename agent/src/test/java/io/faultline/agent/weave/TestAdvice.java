@@ -82,6 +82,28 @@ final class TestAdvice {
     }
   }
 
+  public static final class TenfoldArgument {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    public static void enter(@Advice.Argument(value = 0, readOnly = false) long a) {
+      Recorder.maybeThrow();
+      a = a * 10;
+    }
+  }
+
+  public static final class AssignsArgumentOnExit {
+    @Advice.OnMethodExit(suppress = Throwable.class)
+    public static void exit(@Advice.Argument(value = 1, readOnly = false) int b) {
+      b = 0;
+    }
+  }
+
+  public static final class AssignsArgumentOfAnotherType {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    public static void enter(@Advice.Argument(value = 0, readOnly = false) Object a) {
+      a = null;
+    }
+  }
+
   public static final class HalfPlusOne {
     @Advice.OnMethodExit(suppress = Throwable.class)
     public static void exit(

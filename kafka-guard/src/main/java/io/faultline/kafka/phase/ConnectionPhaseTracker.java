@@ -162,6 +162,22 @@ public final class ConnectionPhaseTracker {
   }
 
   /**
+   * The stream offset at the end of the last completed send, in {@code tcpi_bytes_acked}'s units:
+   * while a sample reads less, sent bytes are still on their way to the broker.
+   */
+  public long sentStreamOffset() {
+    return streamOffset;
+  }
+
+  /**
+   * The stream offset at the end of the oldest send awaiting its acknowledgement (the one {@link
+   * #awaitingDeliverySince} times), or {@link Long#MIN_VALUE} when none awaits.
+   */
+  public long awaitingDeliveryEnd() {
+    return awaitingDelivery() ? streamEnd[(int) (delivering & mask)] : Long.MIN_VALUE;
+  }
+
+  /**
    * A TCP_INFO sample of this connection taken while a send was outstanding.
    *
    * @param bytesAcked {@code tcpi_bytes_acked}

@@ -16,6 +16,24 @@ class ConnectionPhaseTrackerTest {
       (api, q, t, d, r, rc) -> recorded.add(new Rec(api, q, t, d, r, rc));
 
   @Test
+  void saysWhereTheOldestUndeliveredSendAndTheLastSendEndInTheAckedByteCount() {
+    var tracker = new ConnectionPhaseTracker(recorder, true);
+    assertThat(tracker.awaitingDeliveryEnd()).isEqualTo(Long.MIN_VALUE);
+    assertThat(tracker.sentStreamOffset()).as("the SYN").isEqualTo(1);
+    tracker.requestCreated(1, (short) 0, true, 1_000);
+    tracker.sendCompleted(100, 1_100);
+    tracker.requestCreated(2, (short) 0, true, 1_200);
+    tracker.sendCompleted(50, 1_300);
+
+    assertThat(tracker.awaitingDeliveryEnd()).isEqualTo(101);
+    assertThat(tracker.sentStreamOffset()).isEqualTo(151);
+    tracker.tcpSample(101, 1_400);
+    assertThat(tracker.awaitingDeliveryEnd()).as("the second send").isEqualTo(151);
+    tracker.tcpSample(151, 1_500);
+    assertThat(tracker.awaitingDeliveryEnd()).as("all delivered").isEqualTo(Long.MIN_VALUE);
+  }
+
+  @Test
   void splitsOneRequestIntoFivePhasesWhenTheKernelReportsTheAck() {
     var tracker = new ConnectionPhaseTracker(recorder, true);
     tracker.requestCreated(7, (short) 0, true, 1_000);
