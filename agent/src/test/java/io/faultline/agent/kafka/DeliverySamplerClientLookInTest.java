@@ -2,12 +2,7 @@ package io.faultline.agent.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.faultline.core.net.Outcome;
-import io.faultline.core.net.TcpInfo;
-import io.faultline.core.net.TcpInfoReader;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,36 +14,9 @@ class DeliverySamplerClientLookInTest {
 
   private static final long DELIVERY_AFTER = TimeUnit.MILLISECONDS.toNanos(5);
 
-  /** Reports {@link #acked} bytes acknowledged and counts the reads. */
-  private static final class AckingReader implements TcpInfoReader {
-    final AtomicInteger reads = new AtomicInteger();
-    volatile long acked;
-
-    @Override
-    public boolean isSupported() {
-      return true;
-    }
-
-    @Override
-    public Optional<String> unsupportedReason() {
-      return Optional.empty();
-    }
-
-    @Override
-    public Outcome<TcpInfo> read(int fd) {
-      return Outcome.unavailable("bytesAcked only");
-    }
-
-    @Override
-    public long bytesAcked(int fd) {
-      reads.incrementAndGet();
-      return acked;
-    }
-  }
-
   @Test
   void whileEverySendIsAnsweredInTimeTheSamplerBarelyWakes() throws Exception {
-    DeliverySampler sampler = new DeliverySampler(new AckingReader(), 2000, DELIVERY_AFTER);
+    DeliverySampler sampler = new DeliverySampler(new AckingTcpInfoReader(), 2000, DELIVERY_AFTER);
     DeliverySampler.Probe probe = new DeliverySampler.Probe(7);
     assertThat(probe.takeFirstLook(System.nanoTime())).as("nothing due yet").isFalse();
     long dueIn = TimeUnit.MILLISECONDS.toNanos(25);
@@ -70,7 +38,7 @@ class DeliverySamplerClientLookInTest {
 
   @Test
   void aNudgeForADueSendInFlightIsLookedAtAtOnceAndFollowed() throws Exception {
-    AckingReader reader = new AckingReader();
+    AckingTcpInfoReader reader = new AckingTcpInfoReader();
     reader.acked = 50; // the due send ends at 100: still on its way
     DeliverySampler sampler = new DeliverySampler(reader, 2000, DELIVERY_AFTER);
     DeliverySampler.Probe probe = new DeliverySampler.Probe(7);
@@ -97,7 +65,7 @@ class DeliverySamplerClientLookInTest {
 
   @Test
   void aDueSendWhoseBytesAreAcknowledgedIsReadOnceAndNotFollowed() throws Exception {
-    AckingReader reader = new AckingReader();
+    AckingTcpInfoReader reader = new AckingTcpInfoReader();
     reader.acked = 100; // everything sent is acknowledged: the send waits for the broker
     DeliverySampler sampler = new DeliverySampler(reader, 2000, DELIVERY_AFTER);
     DeliverySampler.Probe probe = new DeliverySampler.Probe(7);
@@ -116,7 +84,7 @@ class DeliverySamplerClientLookInTest {
 
   @Test
   void aNudgeForANewDueSendIsNeededOncePerSend() {
-    DeliverySampler sampler = new DeliverySampler(new AckingReader(), 2000, DELIVERY_AFTER);
+    DeliverySampler sampler = new DeliverySampler(new AckingTcpInfoReader(), 2000, DELIVERY_AFTER);
     DeliverySampler.Probe probe = new DeliverySampler.Probe(7);
     long now = System.nanoTime();
     sampler.watch(probe, now - 1, 100, 100);

@@ -2,44 +2,19 @@ package io.faultline.agent.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.faultline.core.net.Outcome;
-import io.faultline.core.net.TcpInfo;
-import io.faultline.core.net.TcpInfoReader;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
  * The sampler reads a connection only once its oldest unacknowledged send is due: a probe watched
- * and stopped before then (a response that came in time) is never read.
+ * and stopped before then (a response that came in time) is never read. Every read of {@link
+ * AckingTcpInfoReader} fails here, which takes the probe out of the sampler's set.
  */
 class DeliverySamplerDueTest {
 
-  /** Counts reads; every read fails, which takes the probe out of the sampler's set. */
-  private static final class CountingReader implements TcpInfoReader {
-    final AtomicInteger reads = new AtomicInteger();
-
-    @Override
-    public boolean isSupported() {
-      return true;
-    }
-
-    @Override
-    public Optional<String> unsupportedReason() {
-      return Optional.empty();
-    }
-
-    @Override
-    public Outcome<TcpInfo> read(int fd) {
-      reads.incrementAndGet();
-      return Outcome.unavailable("counted");
-    }
-  }
-
   @Test
   void aProbeStoppedBeforeItIsDueIsNeverRead() throws Exception {
-    CountingReader reader = new CountingReader();
+    AckingTcpInfoReader reader = new AckingTcpInfoReader();
     DeliverySampler sampler = new DeliverySampler(reader, 2000, 5_000_000L);
     for (int i = 0; i < 20; i++) {
       DeliverySampler.Probe probe = new DeliverySampler.Probe(100 + i);
@@ -55,7 +30,7 @@ class DeliverySamplerDueTest {
 
   @Test
   void aProbeIsReadOnceItIsDue() throws Exception {
-    CountingReader reader = new CountingReader();
+    AckingTcpInfoReader reader = new AckingTcpInfoReader();
     DeliverySampler sampler = new DeliverySampler(reader, 2000, 5_000_000L);
     DeliverySampler.Probe probe = new DeliverySampler.Probe(7);
     sampler.watch(probe, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50));
@@ -66,7 +41,7 @@ class DeliverySamplerDueTest {
 
   @Test
   void anOverdueProbeIsReadAtOnceBesideOneThatIsNotDue() throws Exception {
-    CountingReader reader = new CountingReader();
+    AckingTcpInfoReader reader = new AckingTcpInfoReader();
     DeliverySampler sampler = new DeliverySampler(reader, 2000, 5_000_000L);
     DeliverySampler.Probe later = new DeliverySampler.Probe(8);
     sampler.watch(later, System.nanoTime() + TimeUnit.SECONDS.toNanos(30));
@@ -84,7 +59,7 @@ class DeliverySamplerDueTest {
    */
   @Test
   void aConnectionWhoseSendsAreAnsweredInTimeKeepsTheSamplerAtTheQuietPace() throws Exception {
-    CountingReader reader = new CountingReader();
+    AckingTcpInfoReader reader = new AckingTcpInfoReader();
     DeliverySampler sampler = new DeliverySampler(reader, 2000, TimeUnit.MILLISECONDS.toNanos(5));
     DeliverySampler.Probe probe = new DeliverySampler.Probe(7);
     // Due sooner than the quiet pace, later than a stalled test thread is likely to be late.
@@ -113,7 +88,7 @@ class DeliverySamplerDueTest {
    */
   @Test
   void aStoppedProbeStaysInTheSetUntilAQuietSecondHasPassed() throws Exception {
-    CountingReader reader = new CountingReader();
+    AckingTcpInfoReader reader = new AckingTcpInfoReader();
     DeliverySampler sampler = new DeliverySampler(reader, 2000, 5_000_000L);
     DeliverySampler.Probe probe = new DeliverySampler.Probe(7);
     for (int i = 0; i < 10; i++) {
@@ -134,7 +109,7 @@ class DeliverySamplerDueTest {
 
   @Test
   void aClosedConnectionsProbeLeavesTheSetAtOnce() {
-    DeliverySampler sampler = new DeliverySampler(new CountingReader(), 2000, 5_000_000L);
+    DeliverySampler sampler = new DeliverySampler(new AckingTcpInfoReader(), 2000, 5_000_000L);
     DeliverySampler.Probe probe = new DeliverySampler.Probe(7);
     sampler.watch(probe, System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
     sampler.forget(probe);
