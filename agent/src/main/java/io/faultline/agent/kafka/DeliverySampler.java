@@ -179,11 +179,8 @@ final class DeliverySampler {
   /** When a probe last had a send waiting; the sampler thread's alone. */
   private long lastProbeSeen;
 
-  /** Whether the last look found bytes to follow; the sampler thread's alone. */
-  private boolean following;
-
-  /** Whether every probe at the last look had a client that looks in; the sampler thread's. */
-  private boolean clientsLookIn;
+  /** Whether the sleep the last look chose is a quiet pace; the sampler thread's alone. */
+  private boolean quietPace;
 
   /**
    * The thread is parked with no deadline (no probe for {@link #KEEP_LOOKING_NANOS}). Only then
@@ -302,7 +299,7 @@ final class DeliverySampler {
       try {
         long sleep = lookIn(budget, pace);
         if (sleep != PARK_UNTIL_WATCHED) {
-          quietSleep = !following && !pace.fast(System.nanoTime(), clientsLookIn);
+          quietSleep = quietPace;
           LockSupport.parkNanos(sleep);
           quietSleep = false;
           continue;
@@ -353,21 +350,21 @@ final class DeliverySampler {
         untilDue = wait;
       }
     }
-    this.clientsLookIn = clientsLookIn;
-    following = false;
+    quietPace = !pace.fast(now, clientsLookIn);
     if (!anyWaiting) {
       return !waiting.isEmpty() || now - lastProbeSeen < KEEP_LOOKING_NANOS
           ? pace.lookNanos(now, clientsLookIn)
           : PARK_UNTIL_WATCHED;
     }
     lastProbeSeen = now;
+    if (inFlight || laterInFlight) {
+      quietPace = false; // following bytes on their way: it looks again soon anyway
+    }
     if (inFlight) {
       pace.dueFound(now);
-      following = true;
       return budget.sleepAfterWake(System.nanoTime());
     }
     if (laterInFlight) {
-      following = true;
       return Math.min(untilDue, pace.fastNanos());
     }
     // Nothing due yet, or what was due is delivered and waits for the broker: a probe watched

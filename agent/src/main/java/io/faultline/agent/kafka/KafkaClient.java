@@ -5,6 +5,7 @@ import io.faultline.core.net.SocketFds;
 import io.faultline.kafka.ClientType;
 import io.faultline.kafka.connection.BrokerConnection;
 import io.faultline.kafka.phase.ClientPhases;
+import io.faultline.kafka.phase.ConnectionPhaseTracker;
 import io.faultline.kafka.reconnect.MeteredGateListener;
 import io.faultline.kafka.reconnect.ReconnectGate;
 import java.lang.ref.WeakReference;
@@ -188,17 +189,18 @@ public final class KafkaClient {
     if (probe == null) {
       return;
     }
-    long since = phases.awaitingDeliverySince(node);
-    if (since == Long.MIN_VALUE) {
+    // Every caller has just given the tracker an event, so it exists: one lookup for all three.
+    ConnectionPhaseTracker tracker = phases.tracker(node);
+    if (!tracker.awaitingDelivery()) {
       owner.deliverySampler().stop(probe);
     } else {
       owner
           .deliverySampler()
           .watch(
               probe,
-              since + owner.deliveryAfterNanos(),
-              phases.awaitingDeliveryEnd(node),
-              phases.sentStreamOffset(node));
+              tracker.awaitingDeliverySince() + owner.deliveryAfterNanos(),
+              tracker.awaitingDeliveryEnd(),
+              tracker.sentStreamOffset());
     }
   }
 

@@ -75,26 +75,28 @@ public final class SelectorInstrumentation {
   public static final class PollAdvice {
     private PollAdvice() {}
 
-    /** On entry: the timeout, cut to the first due send while the sampler sleeps quietly. */
+    /**
+     * On entry: the timeout, cut to the first due send while the sampler sleeps quietly; returns
+     * the client (null when unknown), so the exit does not look it up again.
+     */
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    public static void enter(
+    public static Object enter(
         @Advice.This Object selector, @Advice.Argument(value = 0, readOnly = false) long timeout) {
-      if (timeout > 0 && PhasesModule.SWITCH.active()) {
-        KafkaClient c = KafkaClients.forSelector(selector);
-        if (c != null) {
-          timeout = c.pollTimeout(timeout);
-        }
+      if (!PhasesModule.SWITCH.active()) {
+        return null;
       }
+      KafkaClient c = KafkaClients.forSelector(selector);
+      if (c != null && timeout > 0) {
+        timeout = c.pollTimeout(timeout);
+      }
+      return c;
     }
 
     /** On exit, also when the poll threw. */
     @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
-    public static void exit(@Advice.This Object selector) {
-      if (PhasesModule.SWITCH.active()) {
-        KafkaClient c = KafkaClients.forSelector(selector);
-        if (c != null) {
-          c.afterPoll();
-        }
+    public static void exit(@Advice.Enter Object client) {
+      if (client != null && PhasesModule.SWITCH.active()) {
+        ((KafkaClient) client).afterPoll();
       }
     }
   }

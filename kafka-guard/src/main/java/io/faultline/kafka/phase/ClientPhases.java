@@ -115,18 +115,6 @@ public final class ClientPhases implements AutoCloseable {
     return t == null ? Long.MIN_VALUE : t.awaitingDeliverySince();
   }
 
-  /** See {@link ConnectionPhaseTracker#sentStreamOffset}; 0 for a node without a tracker. */
-  public long sentStreamOffset(String nodeId) {
-    ConnectionPhaseTracker t = trackers.get(nodeId);
-    return t == null ? 0 : t.sentStreamOffset();
-  }
-
-  /** See {@link ConnectionPhaseTracker#awaitingDeliveryEnd}. */
-  public long awaitingDeliveryEnd(String nodeId) {
-    ConnectionPhaseTracker t = trackers.get(nodeId);
-    return t == null ? Long.MIN_VALUE : t.awaitingDeliveryEnd();
-  }
-
   /** See {@link ConnectionPhaseTracker#tcpSample}. */
   public void tcpSample(String nodeId, long bytesAcked, long nowNanos) {
     tracker(nodeId).tcpSample(bytesAcked, nowNanos);
