@@ -228,8 +228,9 @@ final class ChaosFaults {
   }
 
   /**
-   * Terminates the service's backends inside their transactions, {@code rounds} times 1 s apart;
-   * returns how many were terminated.
+   * Terminates the service's backends inside their transactions, {@code rounds} times 1 s apart,
+   * and then every 100 ms for at most 10 s more while none was caught in its transaction (a look
+   * once a second can miss them all); returns how many were terminated.
    */
   static int terminateBackends(PostgresServer postgres, ChaosService service, int rounds)
       throws Exception {
@@ -237,6 +238,11 @@ final class ChaosFaults {
     for (int i = 0; i < rounds; i++) {
       terminated += terminateServiceBackends(postgres, service.name());
       Thread.sleep(1_000);
+    }
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (terminated == 0 && System.nanoTime() < deadline) {
+      terminated += terminateServiceBackends(postgres, service.name());
+      Thread.sleep(100);
     }
     return terminated;
   }
