@@ -248,12 +248,23 @@ public final class KafkaClient {
    * {@code channel}. Its descriptor is looked up once, for the request phases ({@code phases}: the
    * byte count starts over and delivery is sampled through it) and the connection monitor ({@code
    * monitor}: gauges, findings, recycling).
+   *
+   * @param requestBytesOnly whether every byte the client writes on this connection is a request's
+   *     byte, counted from its first: a PLAINTEXT channel seen opening. Delivery is sampled only
+   *     then, since the tracker matches the kernel's acknowledged-byte count to each request's last
+   *     byte; TLS records, a SASL exchange or bytes written before the agent saw the connection
+   *     would make that match early.
    */
-  public void channelOpened(String node, SocketChannel channel, boolean phases, boolean monitor) {
+  public void channelOpened(
+      String node,
+      SocketChannel channel,
+      boolean phases,
+      boolean monitor,
+      boolean requestBytesOnly) {
     openedChannels.add(node);
     Outcome<Integer> fd = SocketFds.ofChannel(channel);
     if (phases && this.phases != null) {
-      phasesOpened(node, fd);
+      phasesOpened(node, fd, requestBytesOnly);
     }
     if (monitor) {
       monitorOpened(node, channel, fd);
@@ -280,14 +291,19 @@ public final class KafkaClient {
     }
   }
 
-  private void phasesOpened(String node, Outcome<Integer> fd) {
+  private void phasesOpened(String node, Outcome<Integer> fd, boolean requestBytesOnly) {
     stopProbe(node);
     phases.connectionClosed(node); // a new connection: the byte count starts over
-    if (fd.isAvailable() && owner.deliveryObservable()) {
+    if (requestBytesOnly && fd.isAvailable() && owner.deliveryObservable()) {
       probes.put(node, new DeliverySampler.Probe(fd.value().orElseThrow()));
     } else {
       phases.tracker(node).deliveryUnobservable();
     }
+  }
+
+  /** Whether {@code node}'s connection has its delivery sampled. */
+  boolean samplesDelivery(String node) {
+    return probes.containsKey(node);
   }
 
   private void stopProbe(String node) {
@@ -335,7 +351,8 @@ public final class KafkaClient {
     if (openedChannels.contains(node) || !(channel instanceof SocketChannel socket)) {
       return;
     }
-    channelOpened(node, socket, true, ConnectionsModule.SWITCH.active());
+    // Opened before the weave: what it carried already is unknown, so its delivery is not sampled.
+    channelOpened(node, socket, true, ConnectionsModule.SWITCH.active(), false);
   }
 
   /** Asks the client's thread to close {@code node}'s connection at its next poll. */

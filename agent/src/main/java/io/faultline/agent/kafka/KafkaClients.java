@@ -50,6 +50,9 @@ public final class KafkaClients {
   private static final System.Logger LOG = System.getLogger(KafkaClients.class.getName());
   private static volatile KafkaClients instance;
 
+  private static final String PLAINTEXT_CHANNEL_BUILDER =
+      "org.apache.kafka.common.network.PlaintextChannelBuilder";
+
   private final FaultlineConfig config;
   private final Findings findings;
   private final MeterRegistry meters;
@@ -207,10 +210,12 @@ public final class KafkaClients {
   }
 
   /**
-   * {@code Selector.buildAndAttachKafkaChannel} of {@code selector} opened {@code node}'s {@code
-   * socket}: for the request phases and the connection monitor, whichever are active.
+   * {@code Selector.buildAndAttachKafkaChannel} of {@code selector}, whose channels {@code
+   * channelBuilder} builds, opened {@code node}'s {@code socket}: for the request phases and the
+   * connection monitor, whichever are active.
    */
-  public static void channelOpened(Object selector, String node, SocketChannel socket) {
+  public static void channelOpened(
+      Object selector, String node, SocketChannel socket, Object channelBuilder) {
     if (!ClientLifecycleModule.SWITCH.active()) {
       return;
     }
@@ -218,8 +223,18 @@ public final class KafkaClients {
     boolean monitor = ConnectionsModule.SWITCH.active();
     KafkaClient c = phases || monitor ? forSelector(selector) : null;
     if (c != null) {
-      c.channelOpened(node, socket, phases, monitor);
+      c.channelOpened(node, socket, phases, monitor, writesRequestBytesOnly(channelBuilder));
     }
+  }
+
+  /**
+   * Whether the channels {@code channelBuilder} builds carry nothing but request bytes: PLAINTEXT
+   * ones. A TLS channel writes handshake and record bytes, a SASL one its authentication exchange,
+   * none of them counted as requests.
+   */
+  static boolean writesRequestBytesOnly(Object channelBuilder) {
+    return channelBuilder != null
+        && channelBuilder.getClass().getName().equals(PLAINTEXT_CHANNEL_BUILDER);
   }
 
   /** {@code Selector.close(KafkaChannel, CloseMode)} of {@code selector} closed {@code node}'s. */

@@ -114,8 +114,9 @@ public final class SelectorInstrumentation {
     public static void exit(
         @Advice.This Object selector,
         @Advice.Argument(0) SocketChannel socket,
-        @Advice.Argument(1) String node) {
-      KafkaClients.channelOpened(selector, node, socket);
+        @Advice.Argument(1) String node,
+        @Advice.FieldValue("channelBuilder") Object channelBuilder) {
+      KafkaClients.channelOpened(selector, node, socket, channelBuilder);
     }
   }
 

@@ -19,6 +19,11 @@ import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.common.network.ConnectionMode;
+import org.apache.kafka.common.network.ListenerName;
+import org.apache.kafka.common.network.PlaintextChannelBuilder;
+import org.apache.kafka.common.network.SslChannelBuilder;
+import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -40,11 +45,15 @@ class KafkaClientsTest {
   }
 
   private KafkaClients clients(String agentArgs) {
+    return clients(agentArgs, NO_TCP_INFO);
+  }
+
+  private KafkaClients clients(String agentArgs, TcpInfoReader tcpInfo) {
     FaultlineConfig config =
         FaultlineConfig.builder().sources(ConfigSources.of(Map.of(), Map.of(), agentArgs)).load();
     return new KafkaClients(
         new KafkaClients.Services(
-            config, new Findings(config), meters, scheduler, NO_TCP_INFO, true, clock::get));
+            config, new Findings(config), meters, scheduler, tcpInfo, true, clock::get));
   }
 
   /** A platform without TCP_INFO: delivery cannot be observed, everything else works. */
@@ -153,7 +162,7 @@ class KafkaClientsTest {
     try (Loopback link = Loopback.open()) {
       SocketChannel socket = link.socket();
 
-      c.channelOpened("1", socket, true, true);
+      c.channelOpened("1", socket, true, true, true);
       assertThat(k.connections()).hasSize(1);
       String key = k.connections().keySet().iterator().next();
       assertThat(key).startsWith("producer-1#").endsWith("/1");
@@ -170,6 +179,54 @@ class KafkaClientsTest {
   }
 
   @Test
+  void deliveryIsSampledOnlyWhereEveryByteOnTheWireIsARequestsByte() throws Exception {
+    KafkaClients k = clients("", new AckingTcpInfoReader());
+    Parts a = new Parts();
+    KafkaClient c = k.client(a.networkClient(), a.selector(), a.states(), "producer-1");
+    try (Loopback plaintext = Loopback.open();
+        Loopback tls = Loopback.open();
+        Loopback early = Loopback.open()) {
+      c.channelOpened("1", plaintext.socket(), true, false, true);
+      c.channelOpened("2", tls.socket(), true, false, false);
+      c.sawChannel("3", early.socket());
+
+      assertThat(c.samplesDelivery("1")).as("PLAINTEXT, seen opening").isTrue();
+      assertThat(c.samplesDelivery("2")).as("TLS or SASL").isFalse();
+      assertThat(c.samplesDelivery("3")).as("opened before the weave").isFalse();
+      // Their requests are still timed, delivery merged into the response.
+      long t = 5_000_000_000L;
+      c.requestCreated("2", 7, (short) 0, true, t);
+      c.sendCompleted("2", 512, t + 2_000);
+      c.responseStarted("2", t + 3_000_000);
+      c.responseCompleted("2", 7, t + 3_500_000);
+      assertThat(
+              meters
+                  .find("faultline.kafka.request.phase")
+                  .tag("phase", "response_incl_delivery")
+                  .functionTimer()
+                  .count())
+          .isEqualTo(1);
+    }
+  }
+
+  @Test
+  void onlyPlaintextChannelsCarryRequestBytesAlone() {
+    assertThat(
+            KafkaClients.writesRequestBytesOnly(
+                new PlaintextChannelBuilder(
+                    ListenerName.forSecurityProtocol(SecurityProtocol.PLAINTEXT))))
+        .isTrue();
+    assertThat(
+            KafkaClients.writesRequestBytesOnly(
+                new SslChannelBuilder(
+                    ConnectionMode.CLIENT,
+                    ListenerName.forSecurityProtocol(SecurityProtocol.SSL),
+                    false)))
+        .isFalse();
+    assertThat(KafkaClients.writesRequestBytesOnly(null)).as("field unread").isFalse();
+  }
+
+  @Test
   void aConnectionOpenedBeforeTheWeaveIsAdoptedOnceAtItsFirstSend() throws Exception {
     KafkaClients k = clients("");
     Parts a = new Parts();
@@ -182,7 +239,7 @@ class KafkaClientsTest {
       c.sawChannel("1", socket);
       c.sawChannel("1", socket);
       assertThat(k.connections()).as("adopted once").hasSize(1);
-      c.channelOpened("2", socket, true, true);
+      c.channelOpened("2", socket, true, true, true);
       c.sawChannel("2", socket);
       assertThat(k.connections()).as("node 2 seen opening: not adopted again").hasSize(2);
     }
@@ -195,7 +252,7 @@ class KafkaClientsTest {
     KafkaClient c = k.client(a.networkClient(), a.selector(), a.states(), "producer-1");
     try (Loopback link = Loopback.open()) {
       SocketChannel socket = link.socket();
-      c.channelOpened("1", socket, true, true);
+      c.channelOpened("1", socket, true, true, true);
       assertThat(k.connections()).hasSize(1);
       c.close();
       assertThat(k.connections()).isEmpty();

@@ -24,7 +24,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *
  * <p>Arguments: bootstrap servers, topic, records, record size in bytes, a file to create when
  * ready (the parent reads the child's output only at its exit), and optionally extra producer
- * settings as {@code key=value,key=value}.
+ * settings as {@code key=value,key=value} ({@code -} for none) and settings for both clients (e.g.
+ * {@code security.protocol}), the same way.
  */
 public final class KafkaTrafficApp {
 
@@ -46,10 +47,7 @@ public final class KafkaTrafficApp {
     p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
     p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
     if (args.length > 5) {
-      for (String kv : args[5].split(",")) {
-        int eq = kv.indexOf('=');
-        p.put(kv.substring(0, eq), kv.substring(eq + 1));
-      }
+      putAll(p, args[5]);
     }
     Properties c = new Properties();
     c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -58,6 +56,10 @@ public final class KafkaTrafficApp {
     c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
     c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+    if (args.length > 6) {
+      putAll(p, args[6]);
+      putAll(c, args[6]);
+    }
     byte[] value = new byte[size];
     try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p);
         KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c)) {
@@ -88,5 +90,15 @@ public final class KafkaTrafficApp {
       new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
     }
     System.out.println("bye");
+  }
+
+  private static void putAll(Properties into, String settings) {
+    if (settings.equals("-")) {
+      return;
+    }
+    for (String kv : settings.split(",")) {
+      int eq = kv.indexOf('=');
+      into.put(kv.substring(0, eq), kv.substring(eq + 1));
+    }
   }
 }
