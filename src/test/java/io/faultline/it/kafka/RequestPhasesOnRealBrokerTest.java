@@ -23,8 +23,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The phase tracker fed from a real broker connection without the agent: this test is its own tiny
  * Kafka client (ApiVersions v0 requests, pipelined) and reports the events the advice will report,
- * with TCP_INFO samples of the real socket. It proves that delivery matching by the kernel's {@code
- * bytes_acked} against the bytes handed to the socket works on a real kernel.
+ * with TCP_INFO samples of the real socket, and on alternate rounds {@code SIOCOUTQ} reads against
+ * the bytes written. It proves that delivery matching by the kernel's {@code bytes_acked}, or by
+ * the bytes written less those unacknowledged, against the bytes handed to the socket works on a
+ * real kernel.
  */
 @ExtendWith(RealServers.class)
 class RequestPhasesOnRealBrokerTest {
@@ -58,18 +60,28 @@ class RequestPhasesOnRealBrokerTest {
           ByteBuffer request = apiVersionsRequest(c);
           tracker.requestCreated(c, API_VERSIONS, true, System.nanoTime());
           while (request.hasRemaining()) {
-            if (channel.write(request) > 0) {
-              tracker.bytesWritten(System.nanoTime());
+            int n = channel.write(request);
+            if (n > 0) {
+              tracker.bytesWritten(n, System.nanoTime());
             }
           }
           tracker.sendCompleted(request.capacity(), System.nanoTime());
           written += request.capacity();
         }
-        // What the advice does while sends are outstanding: sample TCP_INFO.
+        // What the delivery sampler does while sends are outstanding: read TCP_INFO's
+        // bytes_acked, or (every other round, where it can) the bytes written less SIOCOUTQ's.
+        boolean outputQueue = reader.readsUnacknowledgedBytes() && round % 2 == 1;
         long deadline = System.nanoTime() + 1_000_000_000L;
         while (tracker.awaitingDelivery() && System.nanoTime() < deadline) {
-          TcpInfo info = reader.read(fd.value().orElseThrow()).value().orElseThrow();
-          tracker.tcpSample(info.bytesAcked().orElseThrow(), System.nanoTime());
+          long acked;
+          if (outputQueue) {
+            long wire = tracker.wireOffset();
+            acked = wire - reader.unacknowledgedBytes(fd.value().orElseThrow());
+          } else {
+            TcpInfo info = reader.read(fd.value().orElseThrow()).value().orElseThrow();
+            acked = info.bytesAcked().orElseThrow();
+          }
+          tracker.tcpSample(acked, System.nanoTime());
         }
         for (int i = 0; i < pipelined; i++) {
           ByteBuffer size = ByteBuffer.allocate(4);
@@ -101,6 +113,11 @@ class RequestPhasesOnRealBrokerTest {
       TcpInfo end = reader.read(fd.value().orElseThrow()).value().orElseThrow();
       // The kernel counts the SYN as one acknowledged byte; the tracker relies on it.
       assertThat(end.bytesAcked()).hasValue(written + ConnectionPhaseTracker.SYN_OCTETS);
+      assertThat(tracker.wireOffset()).isEqualTo(written + ConnectionPhaseTracker.SYN_OCTETS);
+      if (reader.readsUnacknowledgedBytes()) {
+        // All answered: nothing unacknowledged, and both routes give the same offset.
+        assertThat(reader.unacknowledgedBytes(fd.value().orElseThrow())).isZero();
+      }
       System.out.printf(
           "[faultline-it] %d ApiVersions requests to %s: mean latency %.0f µs, delivery %.0f µs,"
               + " response %.0f µs; kernel: rtt %d µs, bytes_acked %d, wscale %s%n",

@@ -30,7 +30,7 @@ public final class ChannelWrites {
     }
     KafkaClient client = CURRENT.get();
     if (client != null) {
-      client.bytesWritten(node, now);
+      client.bytesWritten(node, bytes, now);
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.faultline.agent.kafka;
 
 import io.faultline.core.net.TcpInfoReader;
+import io.faultline.kafka.phase.ConnectionPhaseTracker;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
@@ -43,6 +44,11 @@ final class DeliverySampler {
   /** One connection's socket and the acknowledgement changes seen since the last drain. */
   static final class Probe {
     private final int fd;
+    // The connection's count of bytes written, for reading SIOCOUTQ instead of TCP_INFO; null
+    // when the probe has none (TCP_INFO's bytes_acked then).
+    private final ConnectionPhaseTracker wire;
+    // The highest acknowledged offset a SIOCOUTQ read gave; the sampler's alone.
+    private long highestAcked;
     private long[] acked = new long[INITIAL_CAPACITY];
     private long[] at = new long[INITIAL_CAPACITY];
     private int count;
@@ -72,7 +78,16 @@ final class DeliverySampler {
     private long quietSince = NOT_QUIET;
 
     Probe(int fd) {
+      this(fd, null);
+    }
+
+    /**
+     * A probe of socket {@code fd}, whose bytes written so far {@code wire} counts (on the client's
+     * thread, with every write).
+     */
+    Probe(int fd, ConnectionPhaseTracker wire) {
       this.fd = fd;
+      this.wire = wire;
     }
 
     /** Whether TCP_INFO could not be read on this socket (delivery is then merged). */
@@ -181,6 +196,13 @@ final class DeliverySampler {
 
   /** Whether the sleep the last look chose is a quiet pace; the sampler thread's alone. */
   private boolean quietPace;
+
+  /**
+   * Whether the reader answers {@code SIOCOUTQ}, asked at the first sample (asking loads the native
+   * route, which the agent's start should not pay for): null until then; the sampler thread's
+   * alone.
+   */
+  private Boolean readsUnacknowledged;
 
   /**
    * The thread is parked with no deadline (no probe for {@link #KEEP_LOOKING_NANOS}). Only then
@@ -404,7 +426,7 @@ final class DeliverySampler {
    * #ALL_ACKNOWLEDGED}.
    */
   private int sample(Probe probe) {
-    long acked = reader.bytesAcked(probe.fd);
+    long acked = acknowledged(probe);
     long now = System.nanoTime();
     if (acked < 0) {
       probe.failed = true;
@@ -416,5 +438,37 @@ final class DeliverySampler {
       return DUE_IN_FLIGHT;
     }
     return acked < probe.sentEnd ? LATER_IN_FLIGHT : ALL_ACKNOWLEDGED;
+  }
+
+  /**
+   * How far {@code probe}'s peer has acknowledged, in {@code tcpi_bytes_acked}'s units, or -1 when
+   * the socket cannot be read. Where the reader answers {@code SIOCOUTQ} and the probe has a count
+   * of the bytes written, that count less the bytes unacknowledged: half the kernel's work of
+   * TCP_INFO. The count is read first, so a write between the two reads makes the answer lower than
+   * the truth, never higher: such a look finds the send still on its way, and a later one places
+   * it.
+   */
+  private long acknowledged(Probe probe) {
+    ConnectionPhaseTracker wire = probe.wire;
+    if (wire == null || !readsUnacknowledged()) {
+      return reader.bytesAcked(probe.fd);
+    }
+    long written = wire.wireOffset();
+    long unacknowledged = reader.unacknowledgedBytes(probe.fd);
+    if (unacknowledged < 0) {
+      return -1;
+    }
+    long acked = Math.max(written - unacknowledged, probe.highestAcked);
+    probe.highestAcked = acked;
+    return acked;
+  }
+
+  private boolean readsUnacknowledged() {
+    Boolean reads = readsUnacknowledged;
+    if (reads == null) {
+      reads = reader.readsUnacknowledgedBytes();
+      readsUnacknowledged = reads;
+    }
+    return reads;
   }
 }

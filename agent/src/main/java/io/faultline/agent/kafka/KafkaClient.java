@@ -118,10 +118,10 @@ public final class KafkaClient {
     }
   }
 
-  /** {@code KafkaChannel.write()} wrote bytes. */
-  public void bytesWritten(String node, long now) {
+  /** {@code KafkaChannel.write()} handed {@code bytes} bytes to the socket. */
+  public void bytesWritten(String node, long bytes, long now) {
     if (phases != null) {
-      phases.bytesWritten(node, now);
+      phases.bytesWritten(node, bytes, now);
     }
   }
 
@@ -295,7 +295,7 @@ public final class KafkaClient {
     stopProbe(node);
     phases.connectionClosed(node); // a new connection: the byte count starts over
     if (requestBytesOnly && fd.isAvailable() && owner.deliveryObservable()) {
-      probes.put(node, new DeliverySampler.Probe(fd.value().orElseThrow()));
+      probes.put(node, new DeliverySampler.Probe(fd.value().orElseThrow(), phases.tracker(node)));
     } else {
       phases.tracker(node).deliveryUnobservable();
     }

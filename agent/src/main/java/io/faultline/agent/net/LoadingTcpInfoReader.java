@@ -69,6 +69,16 @@ final class LoadingTcpInfoReader implements TcpInfoReader {
   }
 
   @Override
+  public long unacknowledgedBytes(int fd) {
+    return loaded().unacknowledgedBytes(fd);
+  }
+
+  @Override
+  public boolean readsUnacknowledgedBytes() {
+    return loaded().readsUnacknowledgedBytes();
+  }
+
+  @Override
   public Outcome<ListenQueue> listenQueue(int fd) {
     return loaded().listenQueue(fd);
   }

@@ -8,11 +8,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A {@link TcpInfoReader} for the delivery sampler's tests: {@link #bytesAcked} reports {@link
- * #acked} (-1, the default, is a failed read) and counts the reads.
+ * #acked} (-1, the default, is a failed read) and counts the reads; with {@link #readsQueue} set it
+ * also answers {@code SIOCOUTQ} with {@link #unacknowledged}, counted apart.
  */
 final class AckingTcpInfoReader implements TcpInfoReader {
   final AtomicInteger reads = new AtomicInteger();
+  final AtomicInteger queueReads = new AtomicInteger();
   volatile long acked = -1;
+  volatile boolean readsQueue;
+  volatile long unacknowledged = -1;
 
   @Override
   public boolean isSupported() {
@@ -33,5 +37,16 @@ final class AckingTcpInfoReader implements TcpInfoReader {
   public long bytesAcked(int fd) {
     reads.incrementAndGet();
     return acked;
+  }
+
+  @Override
+  public boolean readsUnacknowledgedBytes() {
+    return readsQueue;
+  }
+
+  @Override
+  public long unacknowledgedBytes(int fd) {
+    queueReads.incrementAndGet();
+    return unacknowledged;
   }
 }

@@ -129,7 +129,7 @@ class KafkaClientsTest {
     KafkaClient c = k.client(a.networkClient(), a.selector(), a.states(), "producer-1");
     long t = 5_000_000_000L;
     c.requestCreated("1", 7, (short) 0, true, t);
-    c.bytesWritten("1", t + 1_000);
+    c.bytesWritten("1", 512, t + 1_000);
     c.sendCompleted("1", 512, t + 2_000);
     c.responseStarted("1", t + 3_000_000);
     c.responseCompleted("1", 7, t + 3_500_000);

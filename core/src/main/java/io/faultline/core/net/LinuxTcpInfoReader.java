@@ -53,6 +53,16 @@ final class LinuxTcpInfoReader implements TcpInfoReader {
   }
 
   /**
+   * {@code ioctl} with its one argument as a native address, registered apart from {@link RawLibC}
+   * so that a libc refusing it leaves {@code getsockopt} bound.
+   */
+  static final class IoctlLibC {
+    private IoctlLibC() {}
+
+    static native int ioctl(int fd, long request, long argument);
+  }
+
+  /**
    * The calls of a netlink {@code sock_diag} dump, with buffers as native addresses. Nested here so
    * that the agent's isolated JNA loader, which defines this class and its nested ones next to JNA,
    * defines it too.
@@ -160,9 +170,11 @@ final class LinuxTcpInfoReader implements TcpInfoReader {
    */
   private static final class NativeScratch {
     private static final int LENGTH_AT = TcpInfo.BYTES_ACKED_OFFSET + 8;
-    final Memory memory = new Memory(LENGTH_AT + 4);
+    // SIOCOUTQ's answer, after the length cell.
+    private static final int QUEUED_AT = LENGTH_AT + 4;
+    final Memory memory = new Memory(QUEUED_AT + 4);
     final long address = Pointer.nativeValue(memory);
-    final ByteBuffer view = memory.getByteBuffer(0, LENGTH_AT + 4).order(ByteOrder.LITTLE_ENDIAN);
+    final ByteBuffer view = memory.getByteBuffer(0, QUEUED_AT + 4).order(ByteOrder.LITTLE_ENDIAN);
   }
 
   private static final ThreadLocal<NativeScratch> NATIVE_SCRATCH =
@@ -185,10 +197,14 @@ final class LinuxTcpInfoReader implements TcpInfoReader {
   /** The bulk route; unavailable with the interface mapping. */
   private final TcpInfoDump dump;
 
-  private LinuxTcpInfoReader(LibC libc, boolean raw, TcpInfoDump dump) {
+  /** Whether {@link IoctlLibC} is registered and {@code SIOCOUTQ} is known here. */
+  private final boolean ioctl;
+
+  private LinuxTcpInfoReader(LibC libc, boolean raw, TcpInfoDump dump, boolean ioctl) {
     this.libc = libc;
     this.raw = raw;
     this.dump = dump;
+    this.ioctl = ioctl;
   }
 
   /** Loads libc; a missing JNA jar or native library becomes the reason, not an error. */
@@ -202,6 +218,15 @@ final class LinuxTcpInfoReader implements TcpInfoReader {
       } catch (LinkageError | RuntimeException e) {
         raw = false; // bytesAcked then decodes a whole sample
       }
+      boolean ioctl = false;
+      if (OutputQueueIoctl.isKnownHere()) {
+        try {
+          Native.register(IoctlLibC.class, NativeLibrary.getInstance("c"));
+          ioctl = true;
+        } catch (LinkageError | RuntimeException e) {
+          // the delivery sampler then reads tcpi_bytes_acked
+        }
+      }
       TcpInfoDump dump;
       try {
         Native.register(NetlinkLibC.class, NativeLibrary.getInstance("c"));
@@ -209,7 +234,7 @@ final class LinuxTcpInfoReader implements TcpInfoReader {
       } catch (LinkageError | RuntimeException e) {
         dump = TcpInfoDump.unavailable("JNA could not bind the netlink calls: " + e);
       }
-      return Outcome.of(new LinuxTcpInfoReader(null, raw, dump));
+      return Outcome.of(new LinuxTcpInfoReader(null, raw, dump, ioctl));
     } catch (LinkageError | RuntimeException e) {
       LOG.log(
           System.Logger.Level.INFO,
@@ -222,7 +247,8 @@ final class LinuxTcpInfoReader implements TcpInfoReader {
           new LinuxTcpInfoReader(
               Native.load("c", LibC.class),
               false,
-              TcpInfoDump.unavailable("JNA's direct mapping is unavailable here")));
+              TcpInfoDump.unavailable("JNA's direct mapping is unavailable here"),
+              false));
     } catch (LinkageError | RuntimeException e) {
       // NoClassDefFoundError when JNA is not on the class path, UnsatisfiedLinkError when its
       // native
@@ -307,6 +333,26 @@ final class LinuxTcpInfoReader implements TcpInfoReader {
       return -1;
     }
     return n.view.getLong(TcpInfo.BYTES_ACKED_OFFSET);
+  }
+
+  @Override
+  public long unacknowledgedBytes(int fd) {
+    if (fd < 0 || !ioctl) {
+      return -1;
+    }
+    NativeScratch n = NATIVE_SCRATCH.get();
+    int rc;
+    try {
+      rc = IoctlLibC.ioctl(fd, OutputQueueIoctl.REQUEST, n.address + NativeScratch.QUEUED_AT);
+    } catch (RuntimeException | LinkageError e) {
+      return -1;
+    }
+    return rc == 0 ? n.view.getInt(NativeScratch.QUEUED_AT) : -1;
+  }
+
+  @Override
+  public boolean readsUnacknowledgedBytes() {
+    return ioctl;
   }
 
   private Outcome<TcpInfo> readThroughInterface(int fd) {

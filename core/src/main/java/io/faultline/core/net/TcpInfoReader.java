@@ -67,6 +67,23 @@ public interface TcpInfoReader {
   }
 
   /**
+   * The bytes written to {@code fd}, a connected TCP socket, that its peer has not acknowledged yet
+   * ({@code ioctl(SIOCOUTQ)}): about half the kernel's work of a TCP_INFO read. With a count of the
+   * bytes written since the connection opened it gives what {@link #bytesAcked} gives.
+   *
+   * @return the unacknowledged bytes, or -1 when they cannot be read here (see {@link
+   *     #readsUnacknowledgedBytes})
+   */
+  default long unacknowledgedBytes(int fd) {
+    return -1;
+  }
+
+  /** Whether {@link #unacknowledgedBytes} can answer on this platform. */
+  default boolean readsUnacknowledgedBytes() {
+    return false;
+  }
+
+  /**
    * The accept queue of {@code fd}, a listening socket. Never throws: anything else (a connected
    * socket, a closed descriptor, an unsupported platform) comes back unavailable with the reason.
    */

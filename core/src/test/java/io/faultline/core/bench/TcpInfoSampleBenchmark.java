@@ -30,7 +30,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * loopback {@link SocketChannel}'s descriptor and the decoding into {@link TcpInfo}, through JNA
  * ({@code sample}, {@code bytesAcked}: JDK 17 to 21, or without native access) and through the
  * Foreign Function &amp; Memory API ({@code foreignSample}, {@code foreignBytesAcked}: JDK 22 and
- * later; they fail on older JDKs, so run them alone there). Run by {@code ./benchmarks}, or alone
+ * later; they fail on older JDKs, so run them alone there); and what the delivery sampler reads
+ * instead where it can, {@code ioctl(SIOCOUTQ)} less a count of the bytes written ({@code
+ * unacknowledgedBytes}, {@code foreignUnacknowledgedBytes}). Run by {@code ./benchmarks}, or alone
  * after {@code ./mvnw -pl core package -DskipTests}: {@code java -cp core/target/test-classes:<test
  * class path> org.openjdk.jmh.Main TcpInfoSampleBenchmark}.
  */
@@ -48,6 +50,8 @@ public class TcpInfoSampleBenchmark {
   private TcpInfoReader reader;
   private TcpInfoReader foreign;
   private int fd;
+  // The connection's count of bytes written, as the delivery sampler reads it from another thread.
+  private volatile long written;
 
   /** A connected loopback pair with a few bytes exchanged, and the client's descriptor. */
   @Setup(Level.Trial)
@@ -58,6 +62,7 @@ public class TcpInfoSampleBenchmark {
     accepted = server.accept();
     client.write(ByteBuffer.wrap(new byte[1024]));
     accepted.read(ByteBuffer.allocate(1024));
+    written = 1 + 1024;
     reader = TcpInfoReader.create();
     if (!reader.isSupported()) {
       throw new IllegalStateException(reader.unsupportedReason().orElse("unsupported"));
@@ -73,6 +78,9 @@ public class TcpInfoSampleBenchmark {
         SocketFds.ofChannel(client)
             .value()
             .orElseThrow(() -> new IllegalStateException("no descriptor for the channel"));
+    if (reader.readsUnacknowledgedBytes() && reader.unacknowledgedBytes(fd) != 0) {
+      throw new IllegalStateException("SIOCOUTQ: bytes still unacknowledged on an idle socket");
+    }
   }
 
   /** One sample: the system call and the decoding. */
@@ -87,6 +95,16 @@ public class TcpInfoSampleBenchmark {
     return reader.bytesAcked(fd);
   }
 
+  /**
+   * What the delivery sampler reads where it can: the bytes written less {@code SIOCOUTQ}'s
+   * unacknowledged ones, the same offset as {@link #bytesAcked}.
+   */
+  @Benchmark
+  public long unacknowledgedBytes() {
+    long w = written;
+    return w - reader.unacknowledgedBytes(fd);
+  }
+
   /** {@link #sample} through the Foreign Function &amp; Memory API (JDK 22 and later). */
   @Benchmark
   public TcpInfo foreignSample() {
@@ -97,6 +115,13 @@ public class TcpInfoSampleBenchmark {
   @Benchmark
   public long foreignBytesAcked() {
     return foreign.bytesAcked(fd);
+  }
+
+  /** {@link #unacknowledgedBytes} through the Foreign Function &amp; Memory API (JDK 22+). */
+  @Benchmark
+  public long foreignUnacknowledgedBytes() {
+    long w = written;
+    return w - foreign.unacknowledgedBytes(fd);
   }
 
   /** Closes the pair. */

@@ -165,6 +165,14 @@ class TcpInfoLoopbackTest {
     }
   }
 
+  @Test
+  void unacknowledgedBytesAndBytesAckedAddUpToWhatWasWritten() throws Exception {
+    assumeTrue(
+        System.getProperty("os.name").toLowerCase(Locale.ROOT).startsWith("linux"), "Linux only");
+    assumeTrue(OutputQueueIoctl.isKnownHere(), "SIOCOUTQ's number is known for this processor");
+    UnacknowledgedBytesCheck.check(TcpInfoReader.create());
+  }
+
   /** This process's descriptor of the connection from {@code local} to {@code server}. */
   private static int fdOf(InetSocketAddress server, InetSocketAddress local) {
     return SocketFds.forThisProcess()

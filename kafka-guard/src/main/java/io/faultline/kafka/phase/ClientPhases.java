@@ -94,8 +94,8 @@ public final class ClientPhases implements AutoCloseable {
   }
 
   /** See {@link ConnectionPhaseTracker#bytesWritten}. */
-  public void bytesWritten(String nodeId, long nowNanos) {
-    tracker(nodeId).bytesWritten(nowNanos);
+  public void bytesWritten(String nodeId, long bytes, long nowNanos) {
+    tracker(nodeId).bytesWritten(bytes, nowNanos);
   }
 
   /** See {@link ConnectionPhaseTracker#sendCompleted}. */

@@ -17,11 +17,12 @@ package io.faultline.kafka.phase;
  * delivery is merged into the response phase and reported as {@code -1}.
  *
  * <p>Not thread-safe, by design: every method is called on the thread that drives the client's
- * {@code NetworkClient}/{@code Selector}, which Kafka already confines to one thread at a time.
- * Primitive arrays, eight slots at first and doubled when more requests are in flight (up to
- * {@value #CAPACITY}): an agent tracks thousands of connections and most never have more than a few
- * requests in flight. No allocation per request once grown. Never throws on out-of-order input: an
- * event that matches nothing is counted in {@link #unmatchedEvents()} and ignored.
+ * {@code NetworkClient}/{@code Selector}, which Kafka already confines to one thread at a time;
+ * only {@link #wireOffset} may be read from another (a delivery sampler's). Primitive arrays, eight
+ * slots at first and doubled when more requests are in flight (up to {@value #CAPACITY}): an agent
+ * tracks thousands of connections and most never have more than a few requests in flight. No
+ * allocation per request once grown. Never throws on out-of-order input: an event that matches
+ * nothing is counted in {@link #unmatchedEvents()} and ignored.
  */
 public final class ConnectionPhaseTracker {
 
@@ -56,7 +57,9 @@ public final class ConnectionPhaseTracker {
   private long responding; // oldest sent request whose response has not completed
   private long tail; // next request
 
-  private long streamOffset = SYN_OCTETS; // sequence space used since the connection opened
+  private long streamOffset = SYN_OCTETS; // sequence space of the completed sends
+  // Sequence space of every byte written so far, a send's part included: read by another thread.
+  private volatile long wireOffset = SYN_OCTETS;
   private long unmatched;
   private long dropped;
 
@@ -105,9 +108,14 @@ public final class ConnectionPhaseTracker {
 
   /**
    * Bytes of the current send were handed to the socket ({@code KafkaChannel.write} wrote more than
-   * zero bytes). Only the first call per send matters; calling it on every write is fine.
+   * zero bytes). Call it on every write: the first of a send times it, and every one counts the
+   * bytes on the wire ({@link #wireOffset}).
+   *
+   * @param bytes how many bytes this write handed to the socket
+   * @param nowNanos {@link System#nanoTime()}
    */
-  public void bytesWritten(long nowNanos) {
+  public void bytesWritten(long bytes, long nowNanos) {
+    wireOffset += bytes; // this thread's alone: a volatile write, read by a sampler thread
     if (sending == tail) {
       unmatched++;
       return;
@@ -167,6 +175,16 @@ public final class ConnectionPhaseTracker {
    */
   public long sentStreamOffset() {
     return streamOffset;
+  }
+
+  /**
+   * The stream offset just past every byte handed to the socket so far, the current send's part
+   * included, in {@code tcpi_bytes_acked}'s units; any thread may read it. Less the bytes the
+   * kernel holds unacknowledged ({@code SIOCOUTQ}) it is the acknowledged offset, or less than it
+   * when a write lands between the two reads: never more.
+   */
+  public long wireOffset() {
+    return wireOffset;
   }
 
   /**
@@ -288,6 +306,7 @@ public final class ConnectionPhaseTracker {
     dropped += tail - head;
     head = sending = delivering = responding = tail;
     streamOffset = SYN_OCTETS;
+    wireOffset = SYN_OCTETS;
   }
 
   /** Requests created and not yet finished. */

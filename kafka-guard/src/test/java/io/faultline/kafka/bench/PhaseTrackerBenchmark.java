@@ -107,7 +107,7 @@ public class PhaseTrackerBenchmark {
   public void trackerWithNanoTime(Blackhole bh) {
     int c = correlation++;
     bare.requestCreated(c, (short) 0, true, System.nanoTime());
-    bare.bytesWritten(System.nanoTime());
+    bare.bytesWritten(1_000, System.nanoTime());
     bare.sendCompleted(1_000, System.nanoTime());
     acked += 1_000;
     bare.tcpSample(acked, System.nanoTime());

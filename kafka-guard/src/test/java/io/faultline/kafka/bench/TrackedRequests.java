@@ -15,7 +15,7 @@ final class TrackedRequests {
   long request(ConnectionPhaseTracker tracker, long t0) {
     int c = correlation++;
     tracker.requestCreated(c, (short) 0, true, t0);
-    tracker.bytesWritten(t0 + 10);
+    tracker.bytesWritten(1_000, t0 + 10);
     tracker.sendCompleted(1_000, t0 + 20);
     acked += 1_000;
     if (tracker.awaitingDelivery()) {

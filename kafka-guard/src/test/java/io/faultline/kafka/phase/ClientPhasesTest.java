@@ -40,7 +40,7 @@ class ClientPhasesTest {
       // node 2: the LINE Kafka incident, two seconds to get the batch through a tiny window
       int c2 = correlation++;
       phases.requestCreated("2", c2, (short) 0, true, t);
-      phases.bytesWritten("2", t + MS);
+      phases.bytesWritten("2", 512, t + MS);
       phases.sendCompleted("2", 1_000_000, t + 1_800 * MS);
       acked2 += 1_000_000;
       phases.tcpSample("2", acked2, t + 2_000 * MS);

@@ -37,8 +37,8 @@ class ConnectionPhaseTrackerTest {
   void splitsOneRequestIntoFivePhasesWhenTheKernelReportsTheAck() {
     var tracker = new ConnectionPhaseTracker(recorder, true);
     tracker.requestCreated(7, (short) 0, true, 1_000);
-    tracker.bytesWritten(1_300); // queue 300
-    tracker.bytesWritten(1_500);
+    tracker.bytesWritten(1_000, 1_300); // queue 300
+    tracker.bytesWritten(3_000, 1_500);
     tracker.sendCompleted(4_000, 2_000); // transmit 700
     assertThat(tracker.awaitingDelivery()).isTrue();
     tracker.tcpSample(4_000, 2_500); // the SYN counts: one byte short, not delivered
@@ -55,10 +55,28 @@ class ConnectionPhaseTrackerTest {
   }
 
   @Test
+  void theWireOffsetCountsEveryWriteAndStartsOverWithTheConnection() {
+    var tracker = new ConnectionPhaseTracker(recorder, true);
+    assertThat(tracker.wireOffset()).as("the SYN").isEqualTo(ConnectionPhaseTracker.SYN_OCTETS);
+    tracker.requestCreated(1, (short) 0, true, 0);
+    tracker.bytesWritten(300, 10);
+    assertThat(tracker.wireOffset()).as("part of a send").isEqualTo(301);
+    assertThat(tracker.sentStreamOffset()).as("no send completed yet").isEqualTo(1);
+    tracker.bytesWritten(700, 20);
+    tracker.sendCompleted(1_000, 20);
+    assertThat(tracker.wireOffset()).isEqualTo(tracker.sentStreamOffset()).isEqualTo(1_001);
+    tracker.bytesWritten(5, 30); // no request to time: still on the wire
+    assertThat(tracker.wireOffset()).isEqualTo(1_006);
+
+    tracker.reset();
+    assertThat(tracker.wireOffset()).isEqualTo(ConnectionPhaseTracker.SYN_OCTETS);
+  }
+
+  @Test
   void mergesDeliveryIntoResponseWithoutTcpSamples() {
     var tracker = new ConnectionPhaseTracker(recorder, false);
     tracker.requestCreated(1, (short) 3, true, 0);
-    tracker.bytesWritten(10);
+    tracker.bytesWritten(100, 10);
     tracker.sendCompleted(100, 20);
     assertThat(tracker.awaitingDelivery()).isFalse();
     tracker.responseStarted(520);
@@ -139,7 +157,7 @@ class ConnectionPhaseTrackerTest {
   @Test
   void eventsWithoutARequestAreCountedNotFatal() {
     var tracker = new ConnectionPhaseTracker(recorder, true);
-    tracker.bytesWritten(1);
+    tracker.bytesWritten(10, 1);
     tracker.sendCompleted(10, 2);
     tracker.responseStarted(3);
     assertThat(tracker.responseCompleted(-1, 4)).isEqualTo(-1);

@@ -2,6 +2,7 @@ package io.faultline.core.net.foreign;
 
 import io.faultline.core.net.ListenQueue;
 import io.faultline.core.net.Outcome;
+import io.faultline.core.net.OutputQueueIoctl;
 import io.faultline.core.net.TcpInfo;
 import io.faultline.core.net.TcpInfoDump;
 import io.faultline.core.net.TcpInfoReader;
@@ -30,6 +31,8 @@ public final class ForeignTcpInfoReader implements TcpInfoReader {
 
   private final MethodHandle call;
   private final MethodHandle errno;
+  // null where ioctl did not link or SIOCOUTQ's number is not known for this architecture
+  private final MethodHandle ioctl;
   private final ThreadLocal<Scratch> scratch;
   private final TcpInfoDump dump;
 
@@ -38,6 +41,7 @@ public final class ForeignTcpInfoReader implements TcpInfoReader {
     final byte[] buf = new byte[TcpInfo.BUFFER_SIZE];
     final ByteBuffer view = ByteBuffer.wrap(buf).order(ByteOrder.LITTLE_ENDIAN);
     final int[] len = new int[1];
+    final int[] queued = new int[1];
     final Object state;
 
     Scratch(Object state) {
@@ -52,6 +56,7 @@ public final class ForeignTcpInfoReader implements TcpInfoReader {
             : TcpInfoDump.unavailable("the netlink calls could not be linked");
     this.call = bound[GetsockoptBinder.CALL];
     this.errno = bound[GetsockoptBinder.ERRNO];
+    this.ioctl = OutputQueueIoctl.isKnownHere() ? bound[GetsockoptBinder.IOCTL] : null;
     MethodHandle newState = bound[GetsockoptBinder.NEW_STATE];
     this.scratch =
         ThreadLocal.withInitial(
@@ -70,9 +75,12 @@ public final class ForeignTcpInfoReader implements TcpInfoReader {
    */
   public static Outcome<TcpInfoReader> of(MethodHandle[] bound) {
     Objects.requireNonNull(bound, "bound");
-    if (bound.length != 3 && bound.length != GetsockoptBinder.NETLINK_HANDLES) {
+    if (bound.length != GetsockoptBinder.BASE_HANDLES
+        && bound.length != GetsockoptBinder.NETLINK_HANDLES) {
       return Outcome.unavailable(
-          "expected 3 or "
+          "expected "
+              + GetsockoptBinder.BASE_HANDLES
+              + " or "
               + GetsockoptBinder.NETLINK_HANDLES
               + " handles from GetsockoptBinder, got "
               + bound.length);
@@ -145,6 +153,27 @@ public final class ForeignTcpInfoReader implements TcpInfoReader {
       return -1;
     }
     return s.view.getLong(TcpInfo.BYTES_ACKED_OFFSET);
+  }
+
+  /** {@code ioctl(SIOCOUTQ)} into this thread's cell. */
+  @Override
+  public long unacknowledgedBytes(int fd) {
+    if (fd < 0 || ioctl == null) {
+      return -1;
+    }
+    Scratch s = scratch.get();
+    int rc;
+    try {
+      rc = (int) ioctl.invokeExact(fd, OutputQueueIoctl.REQUEST, s.queued);
+    } catch (Throwable e) {
+      return -1;
+    }
+    return rc == 0 ? s.queued[0] : -1;
+  }
+
+  @Override
+  public boolean readsUnacknowledgedBytes() {
+    return ioctl != null;
   }
 
   private int errnoOf(Scratch s) {

@@ -34,41 +34,51 @@ public final class GetsockoptBinder {
   public static final int NEW_STATE = 2;
 
   /**
+   * Index in {@link #bind()}'s answer: {@code (int fd, long request, int[] value) int}, libc's
+   * {@code ioctl} with one {@code int} out-argument, linked critical like {@link #CALL}; null when
+   * it could not be linked.
+   */
+  public static final int IOCTL = 3;
+
+  /** How many handles {@link #bind()} returns when it could not link a netlink dump's calls. */
+  public static final int BASE_HANDLES = 4;
+
+  /**
    * Index in {@link #bind()}'s answer, present when it has {@link #NETLINK_HANDLES}: {@code (Object
    * state, int domain, int type, int protocol) int}, libc's {@code socket}.
    */
-  public static final int SOCKET = 3;
+  public static final int SOCKET = 4;
 
   /**
    * Index in {@link #bind()}'s answer: {@code (Object state, int fd, Object buffer, long length,
    * int flags, Object address, int addressLength) long}, libc's {@code sendto}; the buffer and
    * address are native segments from {@link #ALLOCATE}.
    */
-  public static final int SENDTO = 4;
+  public static final int SENDTO = 5;
 
   /**
    * Index in {@link #bind()}'s answer: {@code (Object state, int fd, Object buffer, long length,
    * int flags) long}, libc's {@code recv} into a native segment.
    */
-  public static final int RECV = 5;
+  public static final int RECV = 6;
 
   /** Index in {@link #bind()}'s answer: {@code (int fd) int}, libc's {@code close}. */
-  public static final int CLOSE = 6;
+  public static final int CLOSE = 7;
 
   /**
    * Index in {@link #bind()}'s answer: {@code (long bytes) Object}, a zeroed native segment freed
    * when it is no longer reachable.
    */
-  public static final int ALLOCATE = 7;
+  public static final int ALLOCATE = 8;
 
   /** Index in {@link #bind()}'s answer: {@code (Object segment) ByteBuffer}, a view of it. */
-  public static final int AS_BYTE_BUFFER = 8;
+  public static final int AS_BYTE_BUFFER = 9;
 
   /**
    * How many handles {@link #bind()} returns when it could also link the calls of a netlink {@code
-   * sock_diag} dump; three when it could not.
+   * sock_diag} dump; {@link #BASE_HANDLES} when it could not.
    */
-  public static final int NETLINK_HANDLES = 9;
+  public static final int NETLINK_HANDLES = 10;
 
   private GetsockoptBinder() {}
 
@@ -104,9 +114,9 @@ public final class GetsockoptBinder {
   }
 
   /**
-   * The linked call, errno reader and state factory, indexed by {@link #CALL}, {@link #ERRNO} and
-   * {@link #NEW_STATE}; then, when they link, the netlink calls from {@link #SOCKET} to {@link
-   * #AS_BYTE_BUFFER} ({@link #NETLINK_HANDLES} in all).
+   * The linked call, errno reader, state factory and {@code ioctl}, indexed by {@link #CALL},
+   * {@link #ERRNO}, {@link #NEW_STATE} and {@link #IOCTL}; then, when they link, the netlink calls
+   * from {@link #SOCKET} to {@link #AS_BYTE_BUFFER} ({@link #NETLINK_HANDLES} in all).
    *
    * @throws ReflectiveOperationException when this JDK has no (final) Foreign Function &amp; Memory
    *     API or libc has no {@code getsockopt}
@@ -198,7 +208,13 @@ public final class GetsockoptBinder {
                 lookup.findStatic(arenaType, "ofAuto", MethodType.methodType(arenaType)),
                 allocate.asType(MethodType.methodType(segmentType, arenaType)))
             .asType(MethodType.methodType(Object.class));
-    MethodHandle[] getsockopt = {call, errno, newState};
+    MethodHandle ioctl;
+    try {
+      ioctl = bindIoctl(lookup, linker, symbols);
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      ioctl = null; // the delivery sampler then reads tcpi_bytes_acked
+    }
+    MethodHandle[] getsockopt = {call, errno, newState, ioctl};
     try {
       MethodHandle[] netlink = bindNetlink(lookup, linker, symbols);
       MethodHandle[] all = new MethodHandle[NETLINK_HANDLES];
@@ -211,6 +227,38 @@ public final class GetsockoptBinder {
   }
 
   /**
+   * {@code ioctl(int fd, unsigned long request, ...)} with one pointer after the request (the
+   * variadic part), critical with heap access: {@code (int, long, int[]) int}.
+   */
+  private static MethodHandle bindIoctl(MethodHandles.Lookup lookup, Object linker, Object symbols)
+      throws ReflectiveOperationException {
+    Class<?> optionType = Class.forName("java.lang.foreign.Linker$Option");
+    Class<?> valueLayoutType = Class.forName("java.lang.foreign.ValueLayout");
+    Class<?> segmentType = Class.forName("java.lang.foreign.MemorySegment");
+    Object options =
+        arrayOf(
+            optionType,
+            optionType.getMethod("critical", boolean.class).invoke(null, true),
+            optionType.getMethod("firstVariadicArg", int.class).invoke(null, 2));
+    MethodHandle linked =
+        link(
+            linker,
+            symbols,
+            "ioctl",
+            options,
+            valueLayoutType.getField("JAVA_INT").get(null),
+            valueLayoutType.getField("JAVA_INT").get(null),
+            valueLayoutType.getField("JAVA_LONG").get(null),
+            valueLayoutType.getField("ADDRESS").get(null));
+    return MethodHandles.filterArguments(
+            linked,
+            2,
+            lookup.findStatic(
+                segmentType, "ofArray", MethodType.methodType(segmentType, int[].class)))
+        .asType(MethodType.methodType(int.class, int.class, long.class, int[].class));
+  }
+
+  /**
    * {@code socket}, {@code sendto}, {@code recv} and {@code close}, linked as ordinary (not
    * critical) calls since a dump's {@code recv} does the kernel's work and may take a while, on
    * native segments; and the segment allocator and view they need.
@@ -218,13 +266,9 @@ public final class GetsockoptBinder {
   private static MethodHandle[] bindNetlink(
       MethodHandles.Lookup lookup, Object linker, Object symbols)
       throws ReflectiveOperationException {
-    Class<?> linkerType = Class.forName("java.lang.foreign.Linker");
     Class<?> optionType = Class.forName("java.lang.foreign.Linker$Option");
-    Class<?> descriptorType = Class.forName("java.lang.foreign.FunctionDescriptor");
-    Class<?> layoutType = Class.forName("java.lang.foreign.MemoryLayout");
     Class<?> valueLayoutType = Class.forName("java.lang.foreign.ValueLayout");
     Class<?> segmentType = Class.forName("java.lang.foreign.MemorySegment");
-    Class<?> symbolsType = Class.forName("java.lang.foreign.SymbolLookup");
     Class<?> arenaType = Class.forName("java.lang.foreign.Arena");
     Class<?> allocatorType = Class.forName("java.lang.foreign.SegmentAllocator");
     Object intLayout = valueLayoutType.getField("JAVA_INT").get(null);
@@ -238,29 +282,11 @@ public final class GetsockoptBinder {
     Object none = arrayOf(optionType);
 
     MethodHandle socket =
-        link(
-                linkerType,
-                descriptorType,
-                layoutType,
-                segmentType,
-                symbolsType,
-                linker,
-                symbols,
-                "socket",
-                withErrno,
-                intLayout,
-                intLayout,
-                intLayout,
-                intLayout)
+        link(linker, symbols, "socket", withErrno, intLayout, intLayout, intLayout, intLayout)
             .asType(
                 MethodType.methodType(int.class, Object.class, int.class, int.class, int.class));
     MethodHandle sendto =
         link(
-                linkerType,
-                descriptorType,
-                layoutType,
-                segmentType,
-                symbolsType,
                 linker,
                 symbols,
                 "sendto",
@@ -284,11 +310,6 @@ public final class GetsockoptBinder {
                     int.class));
     MethodHandle recv =
         link(
-                linkerType,
-                descriptorType,
-                layoutType,
-                segmentType,
-                symbolsType,
                 linker,
                 symbols,
                 "recv",
@@ -302,18 +323,7 @@ public final class GetsockoptBinder {
                 MethodType.methodType(
                     long.class, Object.class, int.class, Object.class, long.class, int.class));
     MethodHandle close =
-        link(
-                linkerType,
-                descriptorType,
-                layoutType,
-                segmentType,
-                symbolsType,
-                linker,
-                symbols,
-                "close",
-                none,
-                intLayout,
-                intLayout)
+        link(linker, symbols, "close", none, intLayout, intLayout)
             .asType(MethodType.methodType(int.class, int.class));
 
     // (long bytes) -> Arena.ofAuto().allocate(bytes): the segment keeps its arena alive.
@@ -336,11 +346,6 @@ public final class GetsockoptBinder {
 
   /** libc's {@code name}, returning {@code result} and taking {@code arguments}. */
   private static MethodHandle link(
-      Class<?> linkerType,
-      Class<?> descriptorType,
-      Class<?> layoutType,
-      Class<?> segmentType,
-      Class<?> symbolsType,
       Object linker,
       Object symbols,
       String name,
@@ -348,6 +353,11 @@ public final class GetsockoptBinder {
       Object result,
       Object... arguments)
       throws ReflectiveOperationException {
+    Class<?> linkerType = Class.forName("java.lang.foreign.Linker");
+    Class<?> descriptorType = Class.forName("java.lang.foreign.FunctionDescriptor");
+    Class<?> layoutType = Class.forName("java.lang.foreign.MemoryLayout");
+    Class<?> segmentType = Class.forName("java.lang.foreign.MemorySegment");
+    Class<?> symbolsType = Class.forName("java.lang.foreign.SymbolLookup");
     Object symbol =
         ((Optional<?>) symbolsType.getMethod("find", String.class).invoke(symbols, name))
             .orElseThrow(() -> new NoSuchMethodException("libc has no " + name));

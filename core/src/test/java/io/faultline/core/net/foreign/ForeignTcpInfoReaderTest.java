@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.faultline.core.net.ListenQueue;
 import io.faultline.core.net.Outcome;
+import io.faultline.core.net.OutputQueueIoctl;
 import io.faultline.core.net.SocketFds;
 import io.faultline.core.net.TcpInfo;
 import io.faultline.core.net.TcpInfoDump;
 import io.faultline.core.net.TcpInfoReader;
 import io.faultline.core.net.TcpState;
+import io.faultline.core.net.UnacknowledgedBytesCheck;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -127,6 +129,12 @@ class ForeignTcpInfoReaderTest {
         c.close();
       }
     }
+  }
+
+  @Test
+  void unacknowledgedBytesAndBytesAckedAddUpToWhatWasWritten() throws Exception {
+    assumeTrue(OutputQueueIoctl.isKnownHere(), "SIOCOUTQ's number is known for this processor");
+    UnacknowledgedBytesCheck.check(foreign);
   }
 
   @Test

@@ -1,0 +1,83 @@
+package io.faultline.agent.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.faultline.kafka.phase.ConnectionPhaseTracker;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Where the reader answers {@code SIOCOUTQ}, the sampler reads it instead of TCP_INFO: the
+ * acknowledged offset is the connection's count of bytes written less the bytes unacknowledged. An
+ * answer lower than one before (a write landed between the two reads) is not recorded, and a failed
+ * read takes the probe out as a failed TCP_INFO read does.
+ */
+class DeliverySamplerOutputQueueTest {
+
+  private final AckingTcpInfoReader reader = new AckingTcpInfoReader();
+  private final DeliverySampler sampler = new DeliverySampler(reader, 2000, 5_000_000L);
+  private final ConnectionPhaseTracker tracker = new ConnectionPhaseTracker(null, true);
+
+  DeliverySamplerOutputQueueTest() {
+    reader.readsQueue = true;
+  }
+
+  @Test
+  void theAcknowledgedOffsetIsTheBytesWrittenLessThoseUnacknowledged() throws Exception {
+    tracker.bytesWritten(1_000, 1);
+    reader.unacknowledged = 400;
+    DeliverySampler.Probe probe = new DeliverySampler.Probe(7, tracker);
+    sampler.watch(probe, System.nanoTime(), 1_001, 1_001);
+
+    assertThat(awaitChanges(probe)).as("SYN + 1000 written, 400 unacknowledged").contains(601L);
+    reader.unacknowledged = 700; // lower than before: a write the count had not seen yet
+    Thread.sleep(20);
+    reader.unacknowledged = 0;
+    List<Long> later = awaitChanges(probe);
+
+    assertThat(later)
+        .as("never below an earlier answer")
+        .allSatisfy(a -> assertThat(a).isGreaterThan(601));
+    assertThat(later).last().isEqualTo(1_001L);
+    assertThat(reader.reads).as("TCP_INFO reads").hasValue(0);
+    assertThat(reader.queueReads.get()).isPositive();
+    sampler.stop(probe);
+  }
+
+  @Test
+  void aProbeWithoutACountOfTheBytesWrittenReadsTcpInfo() throws Exception {
+    reader.acked = 1_001;
+    DeliverySampler.Probe probe = new DeliverySampler.Probe(7);
+    sampler.watch(probe, System.nanoTime(), 1_001, 1_001);
+
+    assertThat(awaitChanges(probe)).containsExactly(1_001L);
+    assertThat(reader.queueReads).hasValue(0);
+    sampler.stop(probe);
+  }
+
+  @Test
+  void aFailedReadTakesTheProbeOut() throws Exception {
+    tracker.bytesWritten(1_000, 1);
+    reader.unacknowledged = -1;
+    DeliverySampler.Probe probe = new DeliverySampler.Probe(7, tracker);
+    sampler.watch(probe, System.nanoTime(), 1_001, 1_001);
+
+    long deadline = System.nanoTime() + 5_000_000_000L;
+    while (!probe.failed() && System.nanoTime() < deadline) {
+      Thread.sleep(1);
+    }
+    assertThat(probe.failed()).isTrue();
+  }
+
+  /** The acknowledged offsets recorded since the last drain, once there are some (5 s at most). */
+  private static List<Long> awaitChanges(DeliverySampler.Probe probe) throws Exception {
+    long deadline = System.nanoTime() + 5_000_000_000L;
+    while (!probe.hasChanges() && System.nanoTime() < deadline) {
+      Thread.sleep(1);
+    }
+    List<Long> acked = new ArrayList<>();
+    probe.drain((bytesAcked, nanos) -> acked.add(bytesAcked));
+    return acked;
+  }
+}
