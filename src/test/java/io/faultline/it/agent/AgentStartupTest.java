@@ -138,20 +138,7 @@ class AgentStartupTest {
         ChildJvm.on(Jdk.current())
             .withoutAgent()
             .start("io.faultline.it.agent.app.PlainWaitingApp")) {
-      com.sun.tools.attach.VirtualMachine vm = null;
-      for (int i = 0; i < 50 && vm == null; i++) {
-        try {
-          vm = com.sun.tools.attach.VirtualMachine.attach(String.valueOf(running.pid()));
-        } catch (com.sun.tools.attach.AttachNotSupportedException | java.io.IOException e) {
-          Thread.sleep(100); // the child's attach listener is not up yet
-        }
-      }
-      assertThat(vm).as("attached to the child").isNotNull();
-      try {
-        vm.loadAgent(ChildJvm.agentJar().toString(), "prometheus.port=" + port);
-      } finally {
-        vm.detach();
-      }
+      Attach.agent(running.pid(), "prometheus.port=" + port);
       HttpResponse<String> agent =
           Http.awaitOk("http://127.0.0.1:" + port + "/faultline/agent", Duration.ofSeconds(30));
       assertThat(agent.body()).contains("\"errors\":0", "\"socketFds\":\"available\"");

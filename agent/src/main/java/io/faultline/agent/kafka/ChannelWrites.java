@@ -23,14 +23,17 @@ public final class ChannelWrites {
     CURRENT.set(null);
   }
 
-  /** {@code KafkaChannel.write()} handed {@code bytes} to the socket of {@code node}. */
-  public static void written(String node, long bytes, long now) {
+  /**
+   * {@code KafkaChannel.write()} handed {@code bytes} to the socket of {@code node} through {@code
+   * transportLayer}.
+   */
+  public static void written(String node, long bytes, long now, Object transportLayer) {
     if (bytes <= 0) {
       return;
     }
     KafkaClient client = CURRENT.get();
     if (client != null) {
-      client.bytesWritten(node, bytes, now);
+      client.bytesWritten(node, bytes, now, transportLayer);
     }
   }
 }

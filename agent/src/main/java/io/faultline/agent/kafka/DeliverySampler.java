@@ -47,6 +47,9 @@ final class DeliverySampler {
     // The connection's count of bytes written, for reading SIOCOUTQ instead of TCP_INFO; null
     // when the probe has none (TCP_INFO's bytes_acked then).
     private final ConnectionPhaseTracker wire;
+    // Whether the count has every byte of the connection from its first, so TCP_INFO's total
+    // acknowledged matches it too; else only SIOCOUTQ places a request (see acknowledged).
+    private final boolean countedFromStart;
     // The highest acknowledged offset a SIOCOUTQ read gave; the sampler's alone.
     private long highestAcked;
     private long[] acked = new long[INITIAL_CAPACITY];
@@ -78,16 +81,19 @@ final class DeliverySampler {
     private long quietSince = NOT_QUIET;
 
     Probe(int fd) {
-      this(fd, null);
+      this(fd, null, true);
     }
 
     /**
      * A probe of socket {@code fd}, whose bytes written so far {@code wire} counts (on the client's
-     * thread, with every write).
+     * thread, with every write): from the connection's first byte ({@code countedFromStart}), or
+     * from a later one, every byte before it uncounted (a SASL exchange, or a connection adopted
+     * after it opened).
      */
-    Probe(int fd, ConnectionPhaseTracker wire) {
+    Probe(int fd, ConnectionPhaseTracker wire, boolean countedFromStart) {
       this.fd = fd;
       this.wire = wire;
+      this.countedFromStart = countedFromStart;
     }
 
     /** Whether TCP_INFO could not be read on this socket (delivery is then merged). */
@@ -441,17 +447,20 @@ final class DeliverySampler {
   }
 
   /**
-   * How far {@code probe}'s peer has acknowledged, in {@code tcpi_bytes_acked}'s units, or -1 when
-   * the socket cannot be read. Where the reader answers {@code SIOCOUTQ} and the probe has a count
-   * of the bytes written, that count less the bytes unacknowledged: half the kernel's work of
-   * TCP_INFO. The count is read first, so a write between the two reads makes the answer lower than
-   * the truth, never higher: such a look finds the send still on its way, and a later one places
-   * it.
+   * How far {@code probe}'s peer has acknowledged, in the units of its count of bytes written, or
+   * -1 when the socket cannot be read this way. Where the reader answers {@code SIOCOUTQ} and the
+   * probe has a count of the bytes written, that count less the bytes unacknowledged: half the
+   * kernel's work of TCP_INFO. The count is read first, so a write between the two reads makes the
+   * answer lower than the truth, never higher: such a look finds the send still on its way, and a
+   * later one places it. Bytes the count missed before its first are acknowledged before any it
+   * has, so the answer is right for a count that started late too. TCP_INFO's {@code
+   * tcpi_bytes_acked} counts from the connection's first byte: only a count from the same start
+   * matches it.
    */
   private long acknowledged(Probe probe) {
     ConnectionPhaseTracker wire = probe.wire;
     if (wire == null || !readsUnacknowledged()) {
-      return reader.bytesAcked(probe.fd);
+      return probe.countedFromStart ? reader.bytesAcked(probe.fd) : -1;
     }
     long written = wire.wireOffset();
     long unacknowledged = reader.unacknowledgedBytes(probe.fd);

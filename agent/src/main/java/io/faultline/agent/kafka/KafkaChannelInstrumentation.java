@@ -10,7 +10,8 @@ import org.apache.kafka.common.network.KafkaChannel;
 
 /**
  * Everything the agent weaves into kafka-clients' {@code KafkaChannel}: {@code write()} ({@link
- * PhasesModule}), the bytes of a request handed to the socket.
+ * PhasesModule}), the bytes of a request handed to the socket, and the transport layer that wrote
+ * them (whether those are the bytes on the wire, or TLS records made of them).
  */
 public final class KafkaChannelInstrumentation {
 
@@ -30,13 +31,16 @@ public final class KafkaChannelInstrumentation {
   public static final class WriteAdvice {
     private WriteAdvice() {}
 
-    /** On normal exit, with the bytes written. */
+    /** On normal exit, with the bytes written and the layer they went through. */
     @Advice.OnMethodExit(suppress = Throwable.class)
-    public static void exit(@Advice.This KafkaChannel channel, @Advice.Return long written) {
+    public static void exit(
+        @Advice.This KafkaChannel channel,
+        @Advice.Return long written,
+        @Advice.FieldValue("transportLayer") Object transportLayer) {
       if (written <= 0 || !PhasesModule.SWITCH.active()) {
         return;
       }
-      ChannelWrites.written(channel.id(), written, System.nanoTime());
+      ChannelWrites.written(channel.id(), written, System.nanoTime(), transportLayer);
     }
   }
 }

@@ -49,6 +49,20 @@ public final class KafkaClient {
   /** Nodes whose open connection the advice saw opened (or adopted); client thread only. */
   private final java.util.Set<String> openedChannels = new java.util.HashSet<>();
 
+  /**
+   * Descriptors of connections whose delivery is sampled once the client's transport layer is known
+   * to write the requests' bytes as they are (their first bytes were not counted: a SASL exchange,
+   * or what a connection carried before it was adopted); client thread only.
+   */
+  private final Map<String, Integer> awaitingTransport = new HashMap<>();
+
+  /**
+   * Whether this client's transport layer writes the requests' bytes as they are (PLAINTEXT,
+   * SASL_PLAINTEXT), null until its first write: one channel builder makes all of a client's
+   * connections, so one write tells. Client thread only.
+   */
+  private Boolean plainTransport;
+
   private final Queue<String> recycleRequests = new ConcurrentLinkedQueue<>();
   private volatile boolean closed;
 
@@ -118,8 +132,14 @@ public final class KafkaClient {
     }
   }
 
-  /** {@code KafkaChannel.write()} handed {@code bytes} bytes to the socket. */
-  public void bytesWritten(String node, long bytes, long now) {
+  /**
+   * {@code KafkaChannel.write()} handed {@code bytes} bytes to the socket through {@code
+   * transportLayer}.
+   */
+  public void bytesWritten(String node, long bytes, long now, Object transportLayer) {
+    if (plainTransport == null) {
+      plainTransport = KafkaClients.writesBytesAsTheyAre(transportLayer);
+    }
     if (phases != null) {
       phases.bytesWritten(node, bytes, now);
     }
@@ -250,10 +270,13 @@ public final class KafkaClient {
    * monitor}: gauges, findings, recycling).
    *
    * @param requestBytesOnly whether every byte the client writes on this connection is a request's
-   *     byte, counted from its first: a PLAINTEXT channel seen opening. Delivery is sampled only
-   *     then, since the tracker matches the kernel's acknowledged-byte count to each request's last
-   *     byte; TLS records, a SASL exchange or bytes written before the agent saw the connection
-   *     would make that match early.
+   *     byte, counted from its first: a PLAINTEXT channel seen opening. Its delivery is sampled
+   *     through either read ({@code tcpi_bytes_acked} matches the count). Any other connection's is
+   *     sampled once the client's first completed send shows a transport layer that writes the
+   *     requests' bytes as they are (SASL_PLAINTEXT), and only through {@code SIOCOUTQ}: bytes the
+   *     count missed before its first (the SASL exchange) are acknowledged before any request's, so
+   *     the count less the unacknowledged bytes still places each request, where TCP_INFO's total
+   *     would place it early. TLS records are not the requests' bytes: delivery merged.
    */
   public void channelOpened(
       String node,
@@ -277,6 +300,7 @@ public final class KafkaClient {
    */
   public void channelClosed(String node, boolean phases, boolean monitor) {
     openedChannels.remove(node);
+    awaitingTransport.remove(node);
     if (phases) {
       stopProbe(node);
       if (this.phases != null) {
@@ -293,11 +317,33 @@ public final class KafkaClient {
 
   private void phasesOpened(String node, Outcome<Integer> fd, boolean requestBytesOnly) {
     stopProbe(node);
+    awaitingTransport.remove(node);
     phases.connectionClosed(node); // a new connection: the byte count starts over
-    if (requestBytesOnly && fd.isAvailable() && owner.deliveryObservable()) {
-      probes.put(node, new DeliverySampler.Probe(fd.value().orElseThrow(), phases.tracker(node)));
+    ConnectionPhaseTracker tracker = phases.tracker(node);
+    if (!fd.isAvailable() || !owner.deliveryObservable()) {
+      tracker.deliveryUnobservable();
+    } else if (requestBytesOnly) {
+      probes.put(node, new DeliverySampler.Probe(fd.value().orElseThrow(), tracker, true));
     } else {
-      phases.tracker(node).deliveryUnobservable();
+      // No send completed on it yet, so nothing waits for the decision.
+      awaitingTransport.put(node, fd.value().orElseThrow());
+    }
+  }
+
+  /**
+   * {@code node}'s first completed send: its connection's delivery is sampled if the transport
+   * layer writes the requests' bytes as they are, else merged.
+   */
+  private void decideDelivery(String node) {
+    Integer fd = awaitingTransport.remove(node);
+    if (fd == null || phases == null) {
+      return;
+    }
+    ConnectionPhaseTracker tracker = phases.tracker(node);
+    if (Boolean.TRUE.equals(plainTransport)) {
+      probes.put(node, new DeliverySampler.Probe(fd, tracker, false));
+    } else {
+      tracker.deliveryUnobservable();
     }
   }
 
@@ -345,14 +391,23 @@ public final class KafkaClient {
   /**
    * A send completed on {@code node}'s connection, whose socket is {@code channel}: a connection
    * opened before the agent had woven the selector (a client created while the agent was still
-   * starting; nothing waits for it) is adopted here, once, as if its opening had been seen.
+   * starting; nothing waits for it) is adopted here, once, as if its opening had been seen, and
+   * whether a connection's delivery is sampled is decided here when its opening left it open (see
+   * {@link #channelOpened}).
    */
   public void sawChannel(String node, Object channel) {
-    if (openedChannels.contains(node) || !(channel instanceof SocketChannel socket)) {
+    if (openedChannels.contains(node)) {
+      if (!awaitingTransport.isEmpty()) {
+        decideDelivery(node);
+      }
       return;
     }
-    // Opened before the weave: what it carried already is unknown, so its delivery is not sampled.
+    if (!(channel instanceof SocketChannel socket)) {
+      return;
+    }
+    // Opened before the weave: what it carried already was not counted (see channelOpened).
     channelOpened(node, socket, true, ConnectionsModule.SWITCH.active(), false);
+    decideDelivery(node);
   }
 
   /** Asks the client's thread to close {@code node}'s connection at its next poll. */

@@ -27,7 +27,7 @@ class DeliverySamplerOutputQueueTest {
   void theAcknowledgedOffsetIsTheBytesWrittenLessThoseUnacknowledged() throws Exception {
     tracker.bytesWritten(1_000, 1);
     reader.unacknowledged = 400;
-    DeliverySampler.Probe probe = new DeliverySampler.Probe(7, tracker);
+    DeliverySampler.Probe probe = new DeliverySampler.Probe(7, tracker, true);
     sampler.watch(probe, System.nanoTime(), 1_001, 1_001);
 
     assertThat(awaitChanges(probe)).as("SYN + 1000 written, 400 unacknowledged").contains(601L);
@@ -46,6 +46,41 @@ class DeliverySamplerOutputQueueTest {
   }
 
   @Test
+  void aCountThatStartedLatePlacesTheRequestsAsOneFromTheStartWould() throws Exception {
+    // 5,000 bytes went out before the count began (a SASL exchange, an adopted connection's past),
+    // then 1,000 counted ones. The kernel's queue holds what of all 6,000 is unacknowledged.
+    tracker.bytesWritten(1_000, 1);
+    reader.unacknowledged = 3_000; // 2,000 of the uncounted ones still on their way
+    DeliverySampler.Probe probe = new DeliverySampler.Probe(7, tracker, false);
+    sampler.watch(probe, System.nanoTime(), 1_001, 1_001);
+
+    assertThat(awaitChanges(probe)).as("none of the counted bytes yet").containsExactly(0L);
+    reader.unacknowledged = 400;
+    assertThat(awaitChanges(probe)).as("600 of the counted ones").containsExactly(601L);
+    reader.unacknowledged = 0;
+    assertThat(awaitChanges(probe)).as("all of them").containsExactly(1_001L);
+    assertThat(reader.reads).as("TCP_INFO reads").hasValue(0);
+    sampler.stop(probe);
+  }
+
+  @Test
+  void aCountThatStartedLateIsNotMatchedToTcpInfosTotal() throws Exception {
+    reader.readsQueue = false; // no SIOCOUTQ here: only TCP_INFO's total, from the first byte
+    reader.acked = 6_001;
+    tracker.bytesWritten(1_000, 1);
+    DeliverySampler.Probe probe = new DeliverySampler.Probe(7, tracker, false);
+    sampler.watch(probe, System.nanoTime(), 1_001, 1_001);
+
+    long deadline = System.nanoTime() + 5_000_000_000L;
+    while (!probe.failed() && System.nanoTime() < deadline) {
+      Thread.sleep(1);
+    }
+    assertThat(probe.failed()).as("delivery merged, not matched early").isTrue();
+    assertThat(probe.hasChanges()).isFalse();
+    assertThat(reader.reads).hasValue(0);
+  }
+
+  @Test
   void aProbeWithoutACountOfTheBytesWrittenReadsTcpInfo() throws Exception {
     reader.acked = 1_001;
     DeliverySampler.Probe probe = new DeliverySampler.Probe(7);
@@ -60,7 +95,7 @@ class DeliverySamplerOutputQueueTest {
   void aFailedReadTakesTheProbeOut() throws Exception {
     tracker.bytesWritten(1_000, 1);
     reader.unacknowledged = -1;
-    DeliverySampler.Probe probe = new DeliverySampler.Probe(7, tracker);
+    DeliverySampler.Probe probe = new DeliverySampler.Probe(7, tracker, true);
     sampler.watch(probe, System.nanoTime(), 1_001, 1_001);
 
     long deadline = System.nanoTime() + 5_000_000_000L;

@@ -21,6 +21,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.network.PlaintextChannelBuilder;
+import org.apache.kafka.common.network.PlaintextTransportLayer;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -127,7 +128,7 @@ class KafkaClientsTest {
     KafkaClient c = k.client(a.networkClient(), a.selector(), a.states(), "producer-1");
     long t = 5_000_000_000L;
     c.requestCreated("1", 7, (short) 0, true, t);
-    c.bytesWritten("1", 512, t + 1_000);
+    c.bytesWritten("1", 512, t + 1_000, null);
     c.sendCompleted("1", 512, t + 2_000);
     c.responseStarted("1", t + 3_000_000);
     c.responseCompleted("1", 7, t + 3_500_000);
@@ -177,33 +178,104 @@ class KafkaClientsTest {
   }
 
   @Test
-  void deliveryIsSampledOnlyWhereEveryByteOnTheWireIsARequestsByte() throws Exception {
+  void deliveryIsSampledWhereTheWireCarriesTheRequestsBytesAsTheyAre() throws Exception {
     KafkaClients k = clients("", new AckingTcpInfoReader());
     Parts a = new Parts();
     KafkaClient c = k.client(a.networkClient(), a.selector(), a.states(), "producer-1");
     try (Loopback plaintext = Loopback.open();
-        Loopback tls = Loopback.open();
-        Loopback early = Loopback.open()) {
+        Loopback sasl = Loopback.open();
+        Loopback early = Loopback.open();
+        SelectorKey transport = SelectorKey.open()) {
+      Object plainLayer = new PlaintextTransportLayer(transport.key());
       c.channelOpened("1", plaintext.socket(), true, false, true);
-      c.channelOpened("2", tls.socket(), true, false, false);
-      c.sawChannel("3", early.socket());
+      c.channelOpened("2", sasl.socket(), true, false, false);
 
       assertThat(c.samplesDelivery("1")).as("PLAINTEXT, seen opening").isTrue();
-      assertThat(c.samplesDelivery("2")).as("TLS or SASL").isFalse();
-      assertThat(c.samplesDelivery("3")).as("opened before the weave").isFalse();
-      // Their requests are still timed, delivery merged into the response.
+      assertThat(c.samplesDelivery("2")).as("its exchange first: not before a send").isFalse();
+      send(c, "2", 7, plainLayer);
+      assertThat(c.samplesDelivery("2")).as("SASL_PLAINTEXT, after its first send").isTrue();
+      c.bytesWritten("3", 100, 1, plainLayer);
+      c.sendCompleted("3", 100, 2);
+      c.sawChannel("3", early.socket());
+      assertThat(c.samplesDelivery("3")).as("opened before the weave, adopted").isTrue();
+    }
+  }
+
+  @Test
+  void tlsConnectionsHaveTheirDeliveryMergedIntoTheResponse() throws Exception {
+    KafkaClients k = clients("", new AckingTcpInfoReader());
+    Parts a = new Parts();
+    KafkaClient c = k.client(a.networkClient(), a.selector(), a.states(), "producer-1");
+    try (Loopback tls = Loopback.open();
+        Loopback early = Loopback.open();
+        SelectorKey transport = SelectorKey.open()) {
+      // Any layer but PLAINTEXT's (SSL's, a wrapper of it): its records are not the requests'
+      // bytes.
+      Object recordLayer = new PlaintextTransportLayer(transport.key()) {};
+      c.channelOpened("2", tls.socket(), true, false, false);
+      send(c, "2", 7, recordLayer);
+      c.sawChannel("4", early.socket());
+
+      assertThat(c.samplesDelivery("2")).as("TLS").isFalse();
+      assertThat(c.samplesDelivery("4")).as("TLS, adopted").isFalse();
       long t = 5_000_000_000L;
-      c.requestCreated("2", 7, (short) 0, true, t);
+      c.requestCreated("2", 8, (short) 0, true, t);
+      c.bytesWritten("2", 512, t + 1_000, recordLayer);
       c.sendCompleted("2", 512, t + 2_000);
       c.responseStarted("2", t + 3_000_000);
-      c.responseCompleted("2", 7, t + 3_500_000);
+      c.responseCompleted("2", 8, t + 3_500_000);
       assertThat(
               meters
                   .find("faultline.kafka.request.phase")
                   .tag("phase", "response_incl_delivery")
                   .functionTimer()
                   .count())
-          .isEqualTo(1);
+          .as("requests still timed, delivery merged")
+          .isEqualTo(2);
+    }
+  }
+
+  /** One request on {@code node}, written through {@code transportLayer} and answered. */
+  private static void send(KafkaClient c, String node, int correlation, Object transportLayer) {
+    long t = 1_000_000_000L * correlation;
+    c.requestCreated(node, correlation, (short) 0, true, t);
+    c.bytesWritten(node, 512, t + 1_000, transportLayer);
+    c.sendCompleted(node, 512, t + 2_000);
+    c.sawChannel(node, null);
+    c.responseStarted(node, t + 3_000_000);
+    c.responseCompleted(node, correlation, t + 3_500_000);
+  }
+
+  /** A selection key of an unconnected channel: what a transport layer is made with. */
+  private record SelectorKey(java.nio.channels.Selector selector, SocketChannel channel)
+      implements AutoCloseable {
+    static SelectorKey open() throws java.io.IOException {
+      SocketChannel channel = SocketChannel.open();
+      channel.configureBlocking(false);
+      java.nio.channels.Selector selector = java.nio.channels.Selector.open();
+      channel.register(selector, 0);
+      return new SelectorKey(selector, channel);
+    }
+
+    java.nio.channels.SelectionKey key() {
+      return channel.keyFor(selector);
+    }
+
+    @Override
+    public void close() throws java.io.IOException {
+      channel.close();
+      selector.close();
+    }
+  }
+
+  @Test
+  void onlyPlaintextTransportLayersWriteTheBytesAsTheyAre() throws Exception {
+    try (SelectorKey transport = SelectorKey.open()) {
+      assertThat(KafkaClients.writesBytesAsTheyAre(new PlaintextTransportLayer(transport.key())))
+          .isTrue();
+      assertThat(KafkaClients.writesBytesAsTheyAre(new PlaintextTransportLayer(transport.key()) {}))
+          .isFalse();
+      assertThat(KafkaClients.writesBytesAsTheyAre(null)).as("field unread").isFalse();
     }
   }
 

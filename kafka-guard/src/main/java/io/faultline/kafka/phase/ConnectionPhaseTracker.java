@@ -37,6 +37,9 @@ public final class ConnectionPhaseTracker {
 
   private final PhaseRecorder recorder;
   private boolean deliveryObservable;
+  // What a new connection starts with: deliveryUnobservable() is about one connection, not the
+  // node.
+  private final boolean observableAtOpen;
 
   private int mask = INITIAL_CAPACITY - 1;
   private int[] correlationId = new int[INITIAL_CAPACITY];
@@ -73,6 +76,7 @@ public final class ConnectionPhaseTracker {
   public ConnectionPhaseTracker(PhaseRecorder recorder, boolean deliveryObservable) {
     this.recorder = recorder == null ? PhaseRecorder.NONE : recorder;
     this.deliveryObservable = deliveryObservable;
+    this.observableAtOpen = deliveryObservable;
   }
 
   /**
@@ -212,7 +216,10 @@ public final class ConnectionPhaseTracker {
     }
   }
 
-  /** TCP_INFO turned out unreadable for this connection: merge delivery from now on. */
+  /**
+   * This connection's delivery cannot be read (TCP_INFO unreadable, or its bytes on the wire are
+   * not the requests'): merge delivery into the response until the connection closes.
+   */
   public void deliveryUnobservable() {
     deliveryObservable = false;
     delivering = sending;
@@ -301,12 +308,17 @@ public final class ConnectionPhaseTracker {
     return nowNanos - created[i];
   }
 
-  /** The connection closed: everything in flight is forgotten and the byte count starts over. */
+  /**
+   * The connection closed: everything in flight is forgotten, the byte count starts over and the
+   * next connection's delivery is observable again unless the tracker was made without it ({@link
+   * #deliveryUnobservable} was about the closed one).
+   */
   public void reset() {
     dropped += tail - head;
     head = sending = delivering = responding = tail;
     streamOffset = SYN_OCTETS;
     wireOffset = SYN_OCTETS;
+    deliveryObservable = observableAtOpen;
   }
 
   /** Requests created and not yet finished. */

@@ -205,6 +205,25 @@ class ConnectionPhaseTrackerTest {
   }
 
   @Test
+  void theNextConnectionOfTheNodeHasItsDeliveryObservedAgain() {
+    var tracker = new ConnectionPhaseTracker(recorder, true);
+    tracker.deliveryUnobservable();
+    tracker.reset();
+    tracker.requestCreated(1, (short) 0, true, 0);
+    tracker.sendCompleted(10, 1);
+    assertThat(tracker.awaitingDelivery()).as("a new connection, readable").isTrue();
+    tracker.tcpSample(11, 3);
+    tracker.responseCompleted(1, 5);
+    assertThat(recorded).containsExactly(new Rec((short) 0, 1, 0, 2, 2, 0));
+
+    var never = new ConnectionPhaseTracker(recorder, false);
+    never.reset();
+    never.requestCreated(2, (short) 0, true, 0);
+    never.sendCompleted(10, 1);
+    assertThat(never.awaitingDelivery()).as("made without delivery: stays without").isFalse();
+  }
+
+  @Test
   void survivesManyRequestsWrappingTheRing() {
     var tracker = new ConnectionPhaseTracker(recorder, true);
     long t = 0;
