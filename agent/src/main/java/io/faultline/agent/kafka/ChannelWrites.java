@@ -2,8 +2,8 @@ package io.faultline.agent.kafka;
 
 /**
  * Carries the client whose {@code Selector.write} is running to the {@code KafkaChannel.write()}
- * advice inside it, which sees only the channel: set on entry of {@code Selector.write}, cleared on
- * its exit, on the same thread.
+ * and {@code SslTransportLayer.flush} advice inside it, which see only the channel: set on entry of
+ * {@code Selector.write}, cleared on its exit, on the same thread.
  */
 public final class ChannelWrites {
 
@@ -24,8 +24,22 @@ public final class ChannelWrites {
   }
 
   /**
+   * {@code SslTransportLayer.flush} handed {@code bytes} bytes of TLS records to the socket of
+   * {@code node}.
+   */
+  public static void recordsWritten(String node, int bytes) {
+    if (bytes <= 0) {
+      return;
+    }
+    KafkaClient client = CURRENT.get();
+    if (client != null) {
+      client.recordBytesWritten(node, bytes);
+    }
+  }
+
+  /**
    * {@code KafkaChannel.write()} handed {@code bytes} to the socket of {@code node} through {@code
-   * transportLayer}.
+   * transportLayer} (or, over TLS, to the layer's encryption).
    */
   public static void written(String node, long bytes, long now, Object transportLayer) {
     if (bytes <= 0) {

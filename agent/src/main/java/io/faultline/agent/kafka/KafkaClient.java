@@ -50,18 +50,17 @@ public final class KafkaClient {
   private final java.util.Set<String> openedChannels = new java.util.HashSet<>();
 
   /**
-   * Descriptors of connections whose delivery is sampled once the client's transport layer is known
-   * to write the requests' bytes as they are (their first bytes were not counted: a SASL exchange,
-   * or what a connection carried before it was adopted); client thread only.
+   * Descriptors of connections whose delivery is sampled once the client's wire format is known
+   * (their first bytes were not counted: a TLS handshake, a SASL exchange, or what a connection
+   * carried before it was adopted); client thread only.
    */
   private final Map<String, Integer> awaitingTransport = new HashMap<>();
 
   /**
-   * Whether this client's transport layer writes the requests' bytes as they are (PLAINTEXT,
-   * SASL_PLAINTEXT), null until its first write: one channel builder makes all of a client's
-   * connections, so one write tells. Client thread only.
+   * What this client's transport layer writes, known at its first write: one channel builder makes
+   * all of a client's connections, so one write tells. Client thread only.
    */
-  private Boolean plainTransport;
+  private WireFormat wireFormat = WireFormat.UNKNOWN;
 
   private final Queue<String> recycleRequests = new ConcurrentLinkedQueue<>();
   private volatile boolean closed;
@@ -137,11 +136,23 @@ public final class KafkaClient {
    * transportLayer}.
    */
   public void bytesWritten(String node, long bytes, long now, Object transportLayer) {
-    if (plainTransport == null) {
-      plainTransport = KafkaClients.writesBytesAsTheyAre(transportLayer);
+    if (wireFormat == WireFormat.UNKNOWN) {
+      wireFormat = WireFormat.of(transportLayer);
     }
-    if (phases != null) {
+    if (phases == null) {
+      return;
+    }
+    if (wireFormat == WireFormat.TLS_RECORDS) {
+      phases.plaintextWritten(node, now); // the records' bytes come from the flush advice
+    } else {
       phases.bytesWritten(node, bytes, now);
+    }
+  }
+
+  /** {@code SslTransportLayer.flush} handed {@code bytes} bytes of TLS records to the socket. */
+  public void recordBytesWritten(String node, int bytes) {
+    if (phases != null) {
+      phases.recordBytesWritten(node, bytes);
     }
   }
 
@@ -272,11 +283,12 @@ public final class KafkaClient {
    * @param requestBytesOnly whether every byte the client writes on this connection is a request's
    *     byte, counted from its first: a PLAINTEXT channel seen opening. Its delivery is sampled
    *     through either read ({@code tcpi_bytes_acked} matches the count). Any other connection's is
-   *     sampled once the client's first completed send shows a transport layer that writes the
-   *     requests' bytes as they are (SASL_PLAINTEXT), and only through {@code SIOCOUTQ}: bytes the
-   *     count missed before its first (the SASL exchange) are acknowledged before any request's, so
-   *     the count less the unacknowledged bytes still places each request, where TCP_INFO's total
-   *     would place it early. TLS records are not the requests' bytes: delivery merged.
+   *     decided at its first completed send, by what the client's transport layer writes: the
+   *     requests' bytes as they are (SASL_PLAINTEXT) or TLS records (counted as they are flushed),
+   *     sampled only through {@code SIOCOUTQ}. Bytes the count missed before its first (a
+   *     handshake, the SASL exchange) are acknowledged before any request's, so the count less the
+   *     unacknowledged bytes still places each request, where TCP_INFO's total would place it
+   *     early. Another transport layer's: delivery merged.
    */
   public void channelOpened(
       String node,
@@ -340,7 +352,7 @@ public final class KafkaClient {
       return;
     }
     ConnectionPhaseTracker tracker = phases.tracker(node);
-    if (Boolean.TRUE.equals(plainTransport)) {
+    if (wireFormat == WireFormat.REQUEST_BYTES || wireFormat == WireFormat.TLS_RECORDS) {
       probes.put(node, new DeliverySampler.Probe(fd, tracker, false));
     } else {
       tracker.deliveryUnobservable();

@@ -52,8 +52,6 @@ public final class KafkaClients {
 
   private static final String PLAINTEXT_CHANNEL_BUILDER =
       "org.apache.kafka.common.network.PlaintextChannelBuilder";
-  private static final String PLAINTEXT_TRANSPORT_LAYER =
-      "org.apache.kafka.common.network.PlaintextTransportLayer";
 
   private final FaultlineConfig config;
   private final Findings findings;
@@ -237,15 +235,6 @@ public final class KafkaClients {
   static boolean writesRequestBytesOnly(Object channelBuilder) {
     return channelBuilder != null
         && channelBuilder.getClass().getName().equals(PLAINTEXT_CHANNEL_BUILDER);
-  }
-
-  /**
-   * Whether {@code transportLayer} (a {@code KafkaChannel}'s) hands the bytes it is given to the
-   * socket as they are: PLAINTEXT's and SASL_PLAINTEXT's, not TLS's records.
-   */
-  static boolean writesBytesAsTheyAre(Object transportLayer) {
-    return transportLayer != null
-        && transportLayer.getClass().getName().equals(PLAINTEXT_TRANSPORT_LAYER);
   }
 
   /** {@code Selector.close(KafkaChannel, CloseMode)} of {@code selector} closed {@code node}'s. */

@@ -9,10 +9,10 @@ import java.util.List;
 /**
  * Request phases of every kafka-clients {@code NetworkClient} (feature {@code kafka.phases}): a
  * request created ({@code NetworkClient.doSend}), its bytes handed to the socket ({@code
- * Selector.write}, {@code KafkaChannel.write()}), its response started and completed ({@code
- * Selector.attemptRead}, {@code addToCompletedReceives}). Clients and their sockets come from
- * {@link ClientLifecycleModule}. Every method was checked against kafka-clients 3.9.2 and 4.4.0;
- * the advice is in the type's instrumentation class.
+ * Selector.write}, {@code KafkaChannel.write()}, over TLS {@code SslTransportLayer.flush}), its
+ * response started and completed ({@code Selector.attemptRead}, {@code addToCompletedReceives}).
+ * Clients and their sockets come from {@link ClientLifecycleModule}. Every method was checked
+ * against kafka-clients 3.9.2 and 4.4.0; the advice is in the type's instrumentation class.
  */
 public final class PhasesModule implements InstrumentationModule {
 
@@ -46,6 +46,7 @@ public final class PhasesModule implements InstrumentationModule {
     return List.of(
         NetworkClientInstrumentation.phases(),
         SelectorInstrumentation.phases(),
-        KafkaChannelInstrumentation.phases());
+        KafkaChannelInstrumentation.phases(),
+        SslTransportLayerInstrumentation.phases());
   }
 }

@@ -19,9 +19,11 @@ import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLContext;
 import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.network.PlaintextChannelBuilder;
 import org.apache.kafka.common.network.PlaintextTransportLayer;
+import org.apache.kafka.common.network.SslTransportLayer;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -202,25 +204,45 @@ class KafkaClientsTest {
   }
 
   @Test
-  void tlsConnectionsHaveTheirDeliveryMergedIntoTheResponse() throws Exception {
+  void tlsConnectionsHaveTheirDeliverySampledOnTheirRecords() throws Exception {
     KafkaClients k = clients("", new AckingTcpInfoReader());
     Parts a = new Parts();
     KafkaClient c = k.client(a.networkClient(), a.selector(), a.states(), "producer-1");
     try (Loopback tls = Loopback.open();
         Loopback early = Loopback.open();
         SelectorKey transport = SelectorKey.open()) {
-      // Any layer but PLAINTEXT's (SSL's, a wrapper of it): its records are not the requests'
-      // bytes.
-      Object recordLayer = new PlaintextTransportLayer(transport.key()) {};
+      Object tlsLayer =
+          SslTransportLayer.create(
+              "2", transport.key(), SSLContext.getDefault().createSSLEngine(), null);
       c.channelOpened("2", tls.socket(), true, false, false);
-      send(c, "2", 7, recordLayer);
+      c.recordBytesWritten("2", 541);
+      send(c, "2", 7, tlsLayer);
       c.sawChannel("4", early.socket());
 
-      assertThat(c.samplesDelivery("2")).as("TLS").isFalse();
-      assertThat(c.samplesDelivery("4")).as("TLS, adopted").isFalse();
+      assertThat(c.samplesDelivery("2")).as("TLS, after its first send").isTrue();
+      assertThat(c.samplesDelivery("4")).as("TLS, adopted").isTrue();
+    }
+  }
+
+  @Test
+  void anotherTransportLayerHasItsDeliveryMergedIntoTheResponse() throws Exception {
+    KafkaClients k = clients("", new AckingTcpInfoReader());
+    Parts a = new Parts();
+    KafkaClient c = k.client(a.networkClient(), a.selector(), a.states(), "producer-1");
+    try (Loopback other = Loopback.open();
+        Loopback early = Loopback.open();
+        SelectorKey transport = SelectorKey.open()) {
+      // A layer of its own (here a wrapper of PLAINTEXT's): what it writes is not known.
+      Object ownLayer = new PlaintextTransportLayer(transport.key()) {};
+      c.channelOpened("2", other.socket(), true, false, false);
+      send(c, "2", 7, ownLayer);
+      c.sawChannel("4", early.socket());
+
+      assertThat(c.samplesDelivery("2")).isFalse();
+      assertThat(c.samplesDelivery("4")).as("adopted").isFalse();
       long t = 5_000_000_000L;
       c.requestCreated("2", 8, (short) 0, true, t);
-      c.bytesWritten("2", 512, t + 1_000, recordLayer);
+      c.bytesWritten("2", 512, t + 1_000, ownLayer);
       c.sendCompleted("2", 512, t + 2_000);
       c.responseStarted("2", t + 3_000_000);
       c.responseCompleted("2", 8, t + 3_500_000);
@@ -269,13 +291,18 @@ class KafkaClientsTest {
   }
 
   @Test
-  void onlyPlaintextTransportLayersWriteTheBytesAsTheyAre() throws Exception {
+  void theWireFormatIsKnownByTheTransportLayersExactClass() throws Exception {
     try (SelectorKey transport = SelectorKey.open()) {
-      assertThat(KafkaClients.writesBytesAsTheyAre(new PlaintextTransportLayer(transport.key())))
-          .isTrue();
-      assertThat(KafkaClients.writesBytesAsTheyAre(new PlaintextTransportLayer(transport.key()) {}))
-          .isFalse();
-      assertThat(KafkaClients.writesBytesAsTheyAre(null)).as("field unread").isFalse();
+      assertThat(WireFormat.of(new PlaintextTransportLayer(transport.key())))
+          .isEqualTo(WireFormat.REQUEST_BYTES);
+      assertThat(
+              WireFormat.of(
+                  SslTransportLayer.create(
+                      "1", transport.key(), SSLContext.getDefault().createSSLEngine(), null)))
+          .isEqualTo(WireFormat.TLS_RECORDS);
+      assertThat(WireFormat.of(new PlaintextTransportLayer(transport.key()) {}))
+          .isEqualTo(WireFormat.OTHER);
+      assertThat(WireFormat.of(null)).as("field unread").isEqualTo(WireFormat.OTHER);
     }
   }
 

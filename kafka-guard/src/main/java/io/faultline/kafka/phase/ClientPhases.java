@@ -98,6 +98,16 @@ public final class ClientPhases implements AutoCloseable {
     tracker(nodeId).bytesWritten(bytes, nowNanos);
   }
 
+  /** See {@link ConnectionPhaseTracker#plaintextWritten}. */
+  public void plaintextWritten(String nodeId, long nowNanos) {
+    tracker(nodeId).plaintextWritten(nowNanos);
+  }
+
+  /** See {@link ConnectionPhaseTracker#recordBytesWritten}. */
+  public void recordBytesWritten(String nodeId, long bytes) {
+    tracker(nodeId).recordBytesWritten(bytes);
+  }
+
   /** See {@link ConnectionPhaseTracker#sendCompleted}. */
   public void sendCompleted(String nodeId, long sizeBytes, long nowNanos) {
     tracker(nodeId).sendCompleted(sizeBytes, nowNanos);

@@ -63,6 +63,9 @@ public final class ConnectionPhaseTracker {
   private long streamOffset = SYN_OCTETS; // sequence space of the completed sends
   // Sequence space of every byte written so far, a send's part included: read by another thread.
   private volatile long wireOffset = SYN_OCTETS;
+  // A TLS connection: the wire carries records, counted apart (recordBytesWritten), and a send ends
+  // where that count stands when it completes.
+  private boolean recordsOnWire;
   private long unmatched;
   private long dropped;
 
@@ -120,6 +123,31 @@ public final class ConnectionPhaseTracker {
    */
   public void bytesWritten(long bytes, long nowNanos) {
     wireOffset += bytes; // this thread's alone: a volatile write, read by a sampler thread
+    writeSeen(nowNanos);
+  }
+
+  /**
+   * A TLS layer took bytes of the current send to encrypt ({@code KafkaChannel.write} on a TLS
+   * connection): times the send like {@link #bytesWritten}; the bytes on the wire are the records'
+   * ({@link #recordBytesWritten}).
+   */
+  public void plaintextWritten(long nowNanos) {
+    recordsOnWire = true;
+    writeSeen(nowNanos);
+  }
+
+  /**
+   * A TLS layer handed {@code bytes} bytes of records to the socket. From then on this connection's
+   * count of bytes on the wire ({@link #wireOffset}) is these, and a send ends where the count
+   * stands when it completes: its last record is in the kernel by then (Kafka completes a send over
+   * TLS only once its records are flushed).
+   */
+  public void recordBytesWritten(long bytes) {
+    recordsOnWire = true;
+    wireOffset += bytes;
+  }
+
+  private void writeSeen(long nowNanos) {
     if (sending == tail) {
       unmatched++;
       return;
@@ -135,6 +163,7 @@ public final class ConnectionPhaseTracker {
    * adding it to {@code completedSends}).
    *
    * @param sizeBytes the send's size in bytes ({@code NetworkSend.size()}), for delivery matching
+   *     (on a TLS connection the records' count is used instead: see {@link #recordBytesWritten})
    * @param nowNanos {@link System#nanoTime()}
    */
   public void sendCompleted(long sizeBytes, long nowNanos) {
@@ -147,7 +176,7 @@ public final class ConnectionPhaseTracker {
       firstWrite[i] = nowNanos;
     }
     lastWrite[i] = nowNanos;
-    streamOffset += sizeBytes;
+    streamOffset = recordsOnWire ? wireOffset : streamOffset + sizeBytes;
     streamEnd[i] = streamOffset;
     sending++;
     if (!deliveryObservable) {
@@ -318,6 +347,7 @@ public final class ConnectionPhaseTracker {
     head = sending = delivering = responding = tail;
     streamOffset = SYN_OCTETS;
     wireOffset = SYN_OCTETS;
+    recordsOnWire = false;
     deliveryObservable = observableAtOpen;
   }
 

@@ -205,6 +205,30 @@ class ConnectionPhaseTrackerTest {
   }
 
   @Test
+  void overTlsASendEndsWhereItsRecordsEndOnTheWire() {
+    var tracker = new ConnectionPhaseTracker(recorder, true);
+    tracker.requestCreated(1, (short) 0, true, 1_000);
+    tracker.recordBytesWritten(1_029); // the records of the first write's 1,000 bytes
+    tracker.plaintextWritten(1_200); // queue 200
+    tracker.recordBytesWritten(529);
+    tracker.plaintextWritten(1_300);
+    tracker.sendCompleted(1_500, 1_400); // transmit 200
+    assertThat(tracker.awaitingDeliveryEnd()).as("SYN + the records").isEqualTo(1_559);
+    assertThat(tracker.wireOffset()).isEqualTo(1_559);
+    tracker.tcpSample(1_501, 1_500);
+    assertThat(tracker.awaitingDelivery()).as("the request's size is not where it ends").isTrue();
+    tracker.tcpSample(1_559, 1_700); // delivery 300
+    tracker.responseCompleted(1, 2_000); // response 300
+    assertThat(recorded).containsExactly(new Rec((short) 0, 200, 200, 300, 300, 0));
+
+    tracker.reset();
+    tracker.requestCreated(2, (short) 0, true, 3_000);
+    tracker.bytesWritten(100, 3_100);
+    tracker.sendCompleted(100, 3_100);
+    assertThat(tracker.awaitingDeliveryEnd()).as("a new connection counts afresh").isEqualTo(101);
+  }
+
+  @Test
   void theNextConnectionOfTheNodeHasItsDeliveryObservedAgain() {
     var tracker = new ConnectionPhaseTracker(recorder, true);
     tracker.deliveryUnobservable();

@@ -24,7 +24,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * line.
  *
  * <p>Arguments: bootstrap servers, topic, partitions, record size in bytes, records per partition
- * and second, seconds, ready file.
+ * and second, seconds, ready file, and optionally more producer settings as {@code key=value,...}
+ * (e.g. {@code security.protocol}).
  */
 public final class PacedProducerApp {
 
@@ -52,6 +53,12 @@ public final class PacedProducerApp {
     p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "none");
     p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
     p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+    if (args.length > 7) {
+      for (String kv : args[7].split(",")) {
+        int eq = kv.indexOf('=');
+        p.put(kv.substring(0, eq), kv.substring(eq + 1));
+      }
+    }
     byte[] value = new byte[size];
     new java.util.Random(7).nextBytes(value); // incompressible, in case a broker recompresses
     int acked = 0;
