@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,50 +39,29 @@ class KafkaAgentDeliveryOverSecuredListenersTest {
           + " username=\"faultline\" password=\"faultline-secret\"";
   private static final String STORE_PASSWORD = "faultline-store";
 
+  @BeforeEach
+  void needsTheOutputQueueRead() {
+    assumeTrue(OutputQueueIoctl.isKnownHere(), "SIOCOUTQ's request number is known on this CPU");
+  }
+
   @Test
   void saslAndTlsConnectionsHaveTheirDeliverySampled(@TempDir Path stores) throws Exception {
-    assumeTrue(OutputQueueIoctl.isKnownHere(), "SIOCOUTQ's request number is known on this CPU");
-    Path keyStore = stores.resolve("broker.p12");
-    Path trustStore = stores.resolve("trust.p12");
-    makeStores(keyStore, trustStore);
     KafkaBrokerChild.Node node = KafkaBrokerChild.Node.single();
-    String plaintext = "127.0.0.1:" + node.brokerPort();
-    String sasl = "127.0.0.1:" + Http.freePort();
-    String tls = "127.0.0.1:" + Http.freePort();
-    Map<String, String> overrides = new LinkedHashMap<>();
-    overrides.put(
-        "listeners",
-        "PLAINTEXT://"
-            + plaintext
-            + ",SASL_PLAINTEXT://"
-            + sasl
-            + ",SSL://"
-            + tls
-            + ",CONTROLLER://127.0.0.1:"
-            + node.controllerPort());
-    overrides.put(
-        "advertised.listeners",
-        "PLAINTEXT://" + plaintext + ",SASL_PLAINTEXT://" + sasl + ",SSL://" + tls);
-    overrides.put(
-        "listener.security.protocol.map",
-        "PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,SSL:SSL,CONTROLLER:PLAINTEXT");
-    overrides.put("sasl.enabled.mechanisms", "PLAIN");
-    overrides.put(
-        "listener.name.sasl_plaintext.plain.sasl.jaas.config",
-        JAAS + " user_faultline=\"faultline-secret\";");
-    tlsListener(overrides, keyStore);
-    try (KafkaBrokerChild broker = KafkaBrokerChild.start("secured", null, node, overrides)) {
+    Listeners listeners = Listeners.on(node, stores);
+    try (KafkaBrokerChild broker =
+        KafkaBrokerChild.start("secured", null, node, listeners.overrides())) {
       broker.awaitStarted(Duration.ofSeconds(120));
 
-      PrometheusText overPlaintext = produceAndScrape(plaintext, "plaintext", "-");
+      PrometheusText overPlaintext = produceAndScrape(listeners.plaintext(), "plaintext", "-");
       PrometheusText overSasl =
           produceAndScrape(
-              sasl,
+              listeners.sasl(),
               "sasl",
               "security.protocol=SASL_PLAINTEXT,sasl.mechanism=PLAIN,sasl.jaas.config="
                   + JAAS
                   + ";");
-      PrometheusText overTls = produceAndScrape(tls, "tls", tlsClient(trustStore));
+      PrometheusText overTls =
+          produceAndScrape(listeners.tls(), "tls", tlsClient(listeners.trustStore()));
 
       Map<String, String> produce = Map.of("api", "produce", "client_type", "producer");
       StringBuilder summary = new StringBuilder("produce requests with delivery split / merged:");
@@ -117,32 +97,19 @@ class KafkaAgentDeliveryOverSecuredListenersTest {
   @Test
   void aRequestHeldUpBeforeTheBrokerHasItWaitsInDeliveryOverTls(@TempDir Path stores)
       throws Exception {
-    assumeTrue(OutputQueueIoctl.isKnownHere(), "SIOCOUTQ's request number is known on this CPU");
-    Path keyStore = stores.resolve("broker.p12");
-    Path trustStore = stores.resolve("trust.p12");
-    makeStores(keyStore, trustStore);
     KafkaBrokerChild.Node node = KafkaBrokerChild.Node.single();
-    String plaintext = "127.0.0.1:" + node.brokerPort();
-    String tls = "127.0.0.1:" + Http.freePort();
-    Map<String, String> overrides = new LinkedHashMap<>();
-    overrides.put(
-        "listeners",
-        "PLAINTEXT://"
-            + plaintext
-            + ",SSL://"
-            + tls
-            + ",CONTROLLER://127.0.0.1:"
-            + node.controllerPort());
-    overrides.put("advertised.listeners", "PLAINTEXT://" + plaintext + ",SSL://" + tls);
-    overrides.put(
-        "listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,SSL:SSL,CONTROLLER:PLAINTEXT");
-    tlsListener(overrides, keyStore);
-    try (KafkaBrokerChild broker = KafkaBrokerChild.start("paused", null, node, overrides)) {
+    Listeners listeners = Listeners.on(node, stores);
+    try (KafkaBrokerChild broker =
+        KafkaBrokerChild.start("paused", null, node, listeners.overrides())) {
       broker.awaitStarted(Duration.ofSeconds(120));
       StringBuilder summary = new StringBuilder("broker paused 3 s, produce requests' phases:");
       Map<String, Double> deliveries = new TreeMap<>();
       for (var run :
-          Map.of("PLAINTEXT", List.of(plaintext, "-"), "SSL", List.of(tls, tlsClient(trustStore)))
+          Map.of(
+                  "PLAINTEXT",
+                  List.of(listeners.plaintext(), "-"),
+                  "SSL",
+                  List.of(listeners.tls(), tlsClient(listeners.trustStore())))
               .entrySet()) {
         PrometheusText metrics =
             pausedProduce(broker, run.getValue().get(0), run.getValue().get(1));
@@ -207,12 +174,47 @@ class KafkaAgentDeliveryOverSecuredListenersTest {
     assertThat(kill.waitFor()).as("kill -%s %d", signal, pid).isZero();
   }
 
-  /** The broker's SSL listener settings. */
-  private static void tlsListener(Map<String, String> overrides, Path keyStore) {
-    overrides.put("ssl.keystore.type", "PKCS12");
-    overrides.put("ssl.keystore.location", keyStore.toString());
-    overrides.put("ssl.keystore.password", STORE_PASSWORD);
-    overrides.put("ssl.key.password", STORE_PASSWORD);
+  /**
+   * A broker's PLAINTEXT, SASL_PLAINTEXT and SSL listeners on 127.0.0.1: their addresses, the
+   * broker's settings for them, and the trust store a TLS client needs.
+   */
+  private record Listeners(
+      String plaintext, String sasl, String tls, Path trustStore, Map<String, String> overrides) {
+
+    static Listeners on(KafkaBrokerChild.Node node, Path stores) throws Exception {
+      Path keyStore = stores.resolve("broker.p12");
+      Path trustStore = stores.resolve("trust.p12");
+      makeStores(keyStore, trustStore);
+      String plaintext = "127.0.0.1:" + node.brokerPort();
+      String sasl = "127.0.0.1:" + Http.freePort();
+      String tls = "127.0.0.1:" + Http.freePort();
+      Map<String, String> overrides = new LinkedHashMap<>();
+      overrides.put(
+          "listeners",
+          "PLAINTEXT://"
+              + plaintext
+              + ",SASL_PLAINTEXT://"
+              + sasl
+              + ",SSL://"
+              + tls
+              + ",CONTROLLER://127.0.0.1:"
+              + node.controllerPort());
+      overrides.put(
+          "advertised.listeners",
+          "PLAINTEXT://" + plaintext + ",SASL_PLAINTEXT://" + sasl + ",SSL://" + tls);
+      overrides.put(
+          "listener.security.protocol.map",
+          "PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,SSL:SSL,CONTROLLER:PLAINTEXT");
+      overrides.put("sasl.enabled.mechanisms", "PLAIN");
+      overrides.put(
+          "listener.name.sasl_plaintext.plain.sasl.jaas.config",
+          JAAS + " user_faultline=\"faultline-secret\";");
+      overrides.put("ssl.keystore.type", "PKCS12");
+      overrides.put("ssl.keystore.location", keyStore.toString());
+      overrides.put("ssl.keystore.password", STORE_PASSWORD);
+      overrides.put("ssl.key.password", STORE_PASSWORD);
+      return new Listeners(plaintext, sasl, tls, trustStore, overrides);
+    }
   }
 
   /** A client's settings for the SSL listener, as the apps take them. */
