@@ -4,7 +4,7 @@ import static io.faultline.agent.instrumentation.MethodMatcher.named;
 import static io.faultline.agent.instrumentation.MethodMatcher.takesArgument;
 import static io.faultline.agent.instrumentation.MethodMatcher.takesArguments;
 
-import io.faultline.agent.instrumentation.ClassFileBytes;
+import io.faultline.agent.instrumentation.BytePattern;
 import io.faultline.agent.instrumentation.InstrumentationModule;
 import io.faultline.agent.instrumentation.ModuleSwitch;
 import io.faultline.agent.instrumentation.TypeInstrumentation;
@@ -24,10 +24,9 @@ import java.util.List;
  */
 public final class ConnectChurnModule implements InstrumentationModule {
 
-  private static final byte[] SOCKET =
-      "java/net/Socket".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-  private static final byte[] SOCKET_CHANNEL =
-      "java/nio/channels/SocketChannel".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  private static final BytePattern SOCKET = BytePattern.of("java/net/Socket");
+  private static final BytePattern SOCKET_CHANNEL =
+      BytePattern.of("java/nio/channels/SocketChannel");
 
   /** The module name: the {@code module} tag of {@code faultline.agent.errors}. */
   public static final String NAME = "jdk-socket-connect";
@@ -63,9 +62,7 @@ public final class ConnectChurnModule implements InstrumentationModule {
    */
   @Override
   public boolean mayWeave(String className, ClassLoader loader, byte[] classFile) {
-    return loader != null
-        && (ClassFileBytes.contains(classFile, SOCKET)
-            || ClassFileBytes.contains(classFile, SOCKET_CHANNEL));
+    return loader != null && (SOCKET.foundIn(classFile) || SOCKET_CHANNEL.foundIn(classFile));
   }
 
   @Override

@@ -1,9 +1,9 @@
 package io.faultline.agent.transactional;
 
 import io.faultline.agent.AgentRuntime;
+import io.faultline.agent.instrumentation.BytePattern;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -56,15 +56,15 @@ final class TransactionalAnnotations {
   }
 
   /** The class-file descriptors ({@code La/b/C;}) of {@link #names()}. */
-  static List<byte[]> descriptors() {
+  static List<BytePattern> descriptors() {
     Set<String> names = names();
     Descriptors known = descriptors;
     if (known != null && known.of() == names) {
       return known.bytes();
     }
-    List<byte[]> built = new ArrayList<>();
+    List<BytePattern> built = new ArrayList<>();
     for (String name : names) {
-      built.add(("L" + name.replace('.', '/') + ";").getBytes(StandardCharsets.US_ASCII));
+      built.add(BytePattern.of("L" + name.replace('.', '/') + ";"));
     }
     Descriptors fresh = new Descriptors(names, List.copyOf(built));
     descriptors = fresh;
@@ -72,7 +72,7 @@ final class TransactionalAnnotations {
   }
 
   /** Descriptors with the name set they were built from (it changes once, when configured). */
-  private record Descriptors(Set<String> of, List<byte[]> bytes) {}
+  private record Descriptors(Set<String> of, List<BytePattern> bytes) {}
 
   /** The transactional annotation on {@code method}, else on its class; null when none. */
   static Annotation of(Method method) {

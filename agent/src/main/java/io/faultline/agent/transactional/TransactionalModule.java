@@ -7,7 +7,7 @@ import static io.faultline.agent.instrumentation.MethodMatcher.isStatic;
 import static io.faultline.agent.instrumentation.MethodMatcher.isSynthetic;
 import static io.faultline.agent.instrumentation.MethodMatcher.not;
 
-import io.faultline.agent.instrumentation.ClassFileBytes;
+import io.faultline.agent.instrumentation.BytePattern;
 import io.faultline.agent.instrumentation.InstrumentationModule;
 import io.faultline.agent.instrumentation.MethodMatcher;
 import io.faultline.agent.instrumentation.ModuleSwitch;
@@ -27,8 +27,7 @@ public final class TransactionalModule implements InstrumentationModule {
   public static final String NAME = "transactional-annotations";
 
   /** The end of the descriptor of every built-in transactional annotation, in a class file. */
-  private static final byte[] TRANSACTIONAL_DESCRIPTOR_END =
-      "/Transactional;".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  private static final BytePattern TRANSACTIONAL_DESCRIPTOR_END = BytePattern.of("/Transactional;");
 
   /** Read by the advice. */
   public static final ModuleSwitch SWITCH = ModuleSwitch.of(NAME);
@@ -52,7 +51,7 @@ public final class TransactionalModule implements InstrumentationModule {
   public boolean mayWeave(String className, ClassLoader loader, byte[] classFile) {
     return loader != null
         && !isLibrary(className)
-        && ClassFileBytes.contains(classFile, TRANSACTIONAL_DESCRIPTOR_END);
+        && TRANSACTIONAL_DESCRIPTOR_END.foundIn(classFile);
   }
 
   /**
@@ -101,8 +100,8 @@ public final class TransactionalModule implements InstrumentationModule {
     if (loader == null || isLibrary(internalName)) {
       return false;
     }
-    for (byte[] descriptor : TransactionalAnnotations.descriptors()) {
-      if (ClassFileBytes.contains(classFile, descriptor)) {
+    for (BytePattern descriptor : TransactionalAnnotations.descriptors()) {
+      if (descriptor.foundIn(classFile)) {
         return true;
       }
     }

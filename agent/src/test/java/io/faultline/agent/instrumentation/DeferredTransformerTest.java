@@ -224,15 +224,6 @@ class DeferredTransformerTest {
     assertThat(load("x/Y", bytes("y"))).isNull();
   }
 
-  @Test
-  void classFileBytesFindsAnAnnotationDescriptor() {
-    byte[] file = bytes("....Lorg/springframework/transaction/annotation/Transactional;....");
-
-    assertThat(ClassFileBytes.contains(file, bytes("/Transactional;"))).isTrue();
-    assertThat(ClassFileBytes.contains(bytes("Lcom/x/Other;"), bytes("/Transactional;"))).isFalse();
-    assertThat(ClassFileBytes.contains(null, bytes("x"))).isFalse();
-  }
-
   private static boolean waitsAtLeast(CompletableFuture<?> future, long millis) throws Exception {
     try {
       future.get(millis, TimeUnit.MILLISECONDS);
