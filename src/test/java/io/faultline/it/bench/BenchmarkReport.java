@@ -321,24 +321,33 @@ final class BenchmarkReport {
     b.append(
         String.format(
             Locale.ROOT,
-            "Transactions per second against the real PostgreSQL (a HikariCP pool of 8), the bare"
+            "Transactions per second against the real PostgreSQL, the bare"
                 + " `DefaultTransactionProvider` and `GuardedTransactionProvider` wrapping it (with"
                 + " `statementTimeout(30s)` and `lockTimeout(10s)`, so it has settings to apply)."
                 + " `flat`: read a row, update it; `nested`: the update in a nested transaction"
                 + " (a savepoint the application asked for). %d rounds; in each, the two"
                 + " providers take turns on the same worker threads in %d ms slices, %d s each"
-                + " after a 1 s warm-up (one configuration's TPS moved by up to 1.5× from one"
+                + " after a 1 s warm-up (and %d s each per workload before the first round, so"
+                + " the first round does not measure the JIT compiling the guard; one"
+                + " configuration's TPS moved by up to 1.5× from one"
                 + " 4 s run to the next here, so runs one after the other compared the moments,"
-                + " not the providers). Each provider connects as its own database role, and its"
-                + " statements per transaction are every statement `pg_stat_statements` counted"
-                + " for that role in the measured seconds (BEGIN, COMMIT, SAVEPOINT and SET"
+                + " not the providers), on one HikariCP pool of 8, so on the same backends (with a"
+                + " pool each, where the scheduler put each pool's backends moved a round's ratio"
+                + " by a few percent either way; the guard's timeouts, set once per connection,"
+                + " then apply to the bare provider's transactions too, and cost PostgreSQL"
+                + " nothing per statement). Statements per transaction come from a second window"
+                + " of %d s per provider after the measured one, in which each provider has a pool"
+                + " of its own and connects as its own database role: every statement"
+                + " `pg_stat_statements` counted for that role (BEGIN, COMMIT, SAVEPOINT and SET"
                 + " included), divided by its committed transactions. Client CPU is the worker"
                 + " threads' CPU time in the provider's slices (jOOQ, the provider, pgjdbc,"
                 + " HikariCP) per committed transaction; PostgreSQL shares the two cores, so"
                 + " client CPU comes out of TPS.%n%n",
             m.settings().jooqRounds(),
             JooqTpsBenchmark.SLICE.toMillis(),
-            m.settings().jooqSeconds()));
+            m.settings().jooqSeconds(),
+            JooqTpsBenchmark.WARM_UP.toSeconds(),
+            JooqTpsBenchmark.COUNTED.toSeconds()));
     b.append(
         "| workload | threads | bare TPS | guarded TPS | guarded ÷ bare | bare client CPU µs/tx |"
             + " guarded client CPU µs/tx | bare statements/tx | guarded statements/tx |\n"
