@@ -13,24 +13,29 @@ class JitQuietTest {
   private final JitQuiet jit = new JitQuiet(compiled::get, 0);
 
   @Test
-  void quietAfterTwoWindowsWithLittleCompilation() {
+  void quietAfterFiveWindowsWithLittleCompilation() {
     compiled.addAndGet(900); // a busy first second
     assertThat(jit.quiet(SECOND)).isFalse();
-    compiled.addAndGet(40);
-    assertThat(jit.quiet(2 * SECOND)).isFalse();
+    for (int window = 2; window <= 5; window++) {
+      compiled.addAndGet(40);
+      assertThat(jit.quiet(window * SECOND)).isFalse();
+    }
     compiled.addAndGet(50);
-    assertThat(jit.quiet(3 * SECOND)).isTrue();
+    assertThat(jit.quiet(6 * SECOND)).isTrue();
   }
 
   @Test
   void aBurstStartsTheCountAgain() {
-    compiled.addAndGet(10);
-    assertThat(jit.quiet(SECOND)).isFalse();
-    compiled.addAndGet(51);
-    assertThat(jit.quiet(2 * SECOND)).isFalse();
-    compiled.addAndGet(0);
-    assertThat(jit.quiet(3 * SECOND)).isFalse();
-    assertThat(jit.quiet(4 * SECOND)).isTrue();
+    for (int window = 1; window <= 4; window++) {
+      compiled.addAndGet(10);
+      assertThat(jit.quiet(window * SECOND)).isFalse();
+    }
+    compiled.addAndGet(51); // a burst in the fifth second
+    assertThat(jit.quiet(5 * SECOND)).isFalse();
+    for (int window = 6; window <= 9; window++) {
+      assertThat(jit.quiet(window * SECOND)).isFalse();
+    }
+    assertThat(jit.quiet(10 * SECOND)).isTrue();
   }
 
   @Test
@@ -38,7 +43,10 @@ class JitQuietTest {
     assertThat(jit.quiet(SECOND / 2)).isFalse();
     assertThat(jit.quiet(SECOND - 1)).isFalse();
     assertThat(jit.quiet(SECOND)).isFalse(); // one quiet window
-    assertThat(jit.quiet(2 * SECOND - 1)).isFalse();
-    assertThat(jit.quiet(2 * SECOND)).isTrue();
+    for (int window = 2; window <= 4; window++) {
+      assertThat(jit.quiet(window * SECOND)).isFalse();
+    }
+    assertThat(jit.quiet(5 * SECOND - 1)).isFalse(); // the fifth is not over yet
+    assertThat(jit.quiet(5 * SECOND)).isTrue();
   }
 }
