@@ -95,7 +95,8 @@ final class BenchmarkReport {
             + " do the same): latency is from `send` to its callback (producer), per `poll` that"
             + " returned records (consumer). Each child first sends (reads) warm-up records outside"
             + " the measurement, as `ProducerPerformance --warmup-records` does, and goes on until"
-            + " its JIT is quiet (five 1 s windows in a row with at most 50 ms of compilation each, at most "
+            + " its JIT is quiet (five 1 s windows in a row with at most 50 ms of compilation"
+            + " each, at most "
             + m.settings().warmupMaxSeconds()
             + " s): on 2 cores a client's C2 compilation runs for about 12 s and, after a fixed"
             + " warm-up, took 38-58 % of the measured window's CPU. *Warm-up s* is how long that"
