@@ -95,8 +95,13 @@ final class BenchmarkReport {
             + " do the same): latency is from `send` to its callback (producer), per `poll` that"
             + " returned records (consumer). Each child first sends (reads) warm-up records outside"
             + " the measurement, as `ProducerPerformance --warmup-records` does, and goes on until"
-            + " its JIT is quiet (five 1 s windows in a row with at most 50 ms of compilation"
-            + " each, at most "
+            + " its JIT is quiet ("
+            + JitQuiet.QUIET_WINDOWS
+            + " windows of "
+            + JitQuiet.WINDOW_MILLIS
+            + " ms in a row with at most "
+            + JitQuiet.QUIET_MILLIS
+            + " ms of compilation each, at most "
             + m.settings().warmupMaxSeconds()
             + " s): on 2 cores a client's C2 compilation runs for about 12 s and, after a fixed"
             + " warm-up, took 38-58 % of the measured window's CPU. *Warm-up s* is how long that"
@@ -454,7 +459,10 @@ final class BenchmarkReport {
             "A hello-world `main` in a child JVM (`-Xshare:auto`), wall time from process start to"
                 + " exit; heap in use after GC 1.5 s after `main` began (`MemoryMXBean`). Median"
                 + " of %d interleaved runs. Agent jars: Faultline %.1f MiB, OpenTelemetry %.1f MiB."
-                + "%n%n",
+                + " The empty agent is a `premain` that returns: what the JVM itself adds for any"
+                + " `-javaagent`, which resolves `java.instrument` at start and so does not use"
+                + " the module graph in its class-data-sharing archive (`-Xlog:cds`: optimized"
+                + " module handling disabled).%n%n",
             m.settings().startupRuns(),
             m.agentJarBytes() / 1048576.0,
             m.otelJarBytes() / 1048576.0));

@@ -66,6 +66,9 @@ final class StartupBenchmark {
     Map<String, List<String>> variants = new LinkedHashMap<>();
     variants.put("no agent", List.of());
     variants.put(
+        "an empty agent (`premain` returns)",
+        List.of("-javaagent:" + NoOpAgent.writeJar(TestPaths.workDir("no-op-agent"))));
+    variants.put(
         "Faultline, endpoint off",
         List.of("-javaagent:" + BenchJvm.faultlineAgent() + "=prometheus.port=0"));
     variants.put("Faultline, endpoint on", List.of());
