@@ -94,8 +94,11 @@ final class BenchmarkReport {
             + " (`kafka-tools` 4.4.0 is not on Maven Central, so `ProducerPerf`/`ConsumerPerf` here"
             + " do the same): latency is from `send` to its callback (producer), per `poll` that"
             + " returned records (consumer). Each child first sends (reads) warm-up records outside"
-            + " the measurement, as `ProducerPerformance --warmup-records` does, and goes on until"
-            + " its JIT is quiet ("
+            + " the measurement, as `ProducerPerformance --warmup-records` does (the producer"
+            + " flushing after every "
+            + String.format(Locale.ROOT, "%,d", ProducerPerf.FLUSH_EVERY)
+            + ", so that the flush before the window does not make its compiled code not"
+            + " entrant), and goes on until its JIT is quiet ("
             + JitQuiet.QUIET_WINDOWS
             + " windows of "
             + JitQuiet.WINDOW_MILLIS

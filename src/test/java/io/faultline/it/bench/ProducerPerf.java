@@ -21,6 +21,15 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  */
 public final class ProducerPerf {
 
+  /** Records per {@link #sendRange} call: the warm-up checks the JIT between two calls. */
+  private static final int STEP = 100;
+
+  /**
+   * Records between two flushes in the warm-up: more than the producer's 32 MiB buffer holds, so
+   * that the warm-up also sends with the buffer full, as the uncapped measurement does.
+   */
+  static final int FLUSH_EVERY = 200_000;
+
   private ProducerPerf() {}
 
   /** See the class comment. */
@@ -50,11 +59,16 @@ public final class ProducerPerf {
       Throttle throttle = new Throttle(throughput);
       Warmup warm = new Warmup(warmup, warmupMaxSeconds);
       long warmupStart = System.nanoTime();
-      for (long i = 0; warm.goesOn(i); i++) {
-        // The same send as the measurement's, callback and all, into slots it overwrites later:
-        // a path the warm-up never took would be compiled inside the measured window.
-        send(producer, topic, payload, latencies, (int) (i % records), failed);
-        throttle.pace(i + 1, warmupStart);
+      // The same sends as the measurement's, callback and all, into slots it overwrites later:
+      // a path the warm-up never took would be compiled inside the measured window. That includes
+      // the flush between the two: the first flush after a warm-up without one made the client's
+      // compiled accumulator and sender code not entrant, and the uncapped window began with some
+      // 1,200 compilations.
+      for (long i = 0; warm.goesOn(i); i += STEP) {
+        sendRange(producer, topic, payload, latencies, failed, throttle, warmupStart, i, i + STEP);
+        if ((i + STEP) % FLUSH_EVERY == 0) {
+          producer.flush();
+        }
       }
       producer.flush();
       failed.set(0); // the warm-up's failures are not the measurement's
@@ -62,9 +76,17 @@ public final class ProducerPerf {
       long cpuStart = PerfResult.processCpuNanos();
       long jitStart = CompilerCpu.nanos();
       ThreadCpu threads = ThreadCpu.startIfAsked();
-      for (int i = 0; i < records; i++) {
-        send(producer, topic, payload, latencies, i, failed);
-        throttle.pace(i + 1, start);
+      for (long i = 0; i < records; i += STEP) {
+        sendRange(
+            producer,
+            topic,
+            payload,
+            latencies,
+            failed,
+            throttle,
+            start,
+            i,
+            Math.min(i + STEP, records));
       }
       producer.flush();
       long elapsed = System.nanoTime() - start;
@@ -88,6 +110,29 @@ public final class ProducerPerf {
                   warm.quiet(),
                   jit)
               .toLine());
+    }
+  }
+
+  /**
+   * Sends records {@code from} to {@code to} (exclusive), paced from {@code startNanos}. The
+   * warm-up and the measurement share this method and call it {@value #STEP} records at a time, so
+   * the measurement runs the code the warm-up compiled: a loop of their own in {@code main} would
+   * be compiled on-stack (with the whole send inlined) again inside the measured window.
+   */
+  private static void sendRange(
+      KafkaProducer<byte[], byte[]> producer,
+      String topic,
+      byte[] payload,
+      long[] latencies,
+      AtomicLong failed,
+      Throttle throttle,
+      long startNanos,
+      long from,
+      long to)
+      throws InterruptedException {
+    for (long i = from; i < to; i++) {
+      send(producer, topic, payload, latencies, (int) (i % latencies.length), failed);
+      throttle.pace(i + 1, startNanos);
     }
   }
 
