@@ -10,6 +10,10 @@ package io.faultline.it.bench;
  * then goes on until its JIT is quiet, for at most {@code warmupMaxSeconds} ({@link Warmup}): a
  * child JVM's first seconds are JIT compilation (an agent's woven code and its own classes too),
  * which the start-up benchmark measures on its own.
+ *
+ * <p>{@code consumerPasses}: the consumer's measurement reads its prepared topic of {@code
+ * consumerRecords} records this many times over, for a window of several seconds from a topic that
+ * is quick to prepare.
  */
 record BenchSettings(
     String mode,
@@ -18,6 +22,7 @@ record BenchSettings(
     int cappedRecords,
     int cappedThroughput,
     int consumerRecords,
+    int consumerPasses,
     int recordSize,
     int jooqRounds,
     int jooqSeconds,
@@ -35,9 +40,9 @@ record BenchSettings(
     return switch (mode) {
       case "full" ->
           new BenchSettings(
-              "full", 5, 500_000, 120_000, 15_000, 3_000_000, 512, 5, 4, 5, 1000, 100, 60);
+              "full", 5, 500_000, 120_000, 15_000, 3_000_000, 5, 512, 5, 4, 5, 1000, 100, 60);
       case "quick" ->
-          new BenchSettings("quick", 2, 20_000, 10_000, 5_000, 20_000, 512, 2, 1, 2, 100, 25, 5);
+          new BenchSettings("quick", 2, 20_000, 10_000, 5_000, 20_000, 1, 512, 2, 1, 2, 100, 25, 5);
       default ->
           throw new IllegalArgumentException(
               "-Dfaultline.bench=" + mode + " is not a mode; use full or quick");

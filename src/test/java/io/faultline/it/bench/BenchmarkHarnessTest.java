@@ -134,6 +134,22 @@ class BenchmarkHarnessTest {
   }
 
   @Test
+  void theConsumerReadsTheTopicAsManyTimesOverAsItsPasses(KafkaCluster kafka) {
+    String topic = "bench-consume-passes-" + System.nanoTime();
+    fill(kafka, topic, 1000);
+
+    // Three passes of 900 records from a topic of 1,001: the measurement must go back to the
+    // start at the end, or it waits out the child's 120 s.
+    PerfResult result =
+        PerfResult.parse(
+            child(ConsumerPerf.class, kafka.bootstrapServers(), topic, "900", "900", "0", "3"));
+
+    assertThat(result.records()).isBetween(2700L, 3003L);
+    assertThat(result.failed()).isZero();
+    assertThat(result.bytes()).isEqualTo(result.records() * 100);
+  }
+
+  @Test
   void theConsumerRefusesATopicShorterThanItsMeasurement(KafkaCluster kafka) {
     String topic = "bench-consume-short-" + System.nanoTime();
     fill(kafka, topic, 100);

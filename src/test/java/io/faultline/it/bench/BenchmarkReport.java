@@ -112,7 +112,12 @@ final class BenchmarkReport {
             + " ended it); *JIT ms* is the CPU of the compilations still inside the measured"
             + " window, which land there at random (a client's methods called once per request"
             + " reach C2 15-25 s after start). The consumer re-reads the topic from its start"
-            + " during the warm-up and reads it once, from the start, in the measurement."
+            + " during the warm-up and reads it from the start "
+            + (m.settings().consumerPasses() == 1
+                ? "once"
+                : m.settings().consumerPasses() + " times over, without pause,")
+            + " in the measurement (a pass takes about two seconds, in which one compilation or"
+            + " collection moved a round's ratios by a tenth)."
             + " CPU is the child process's CPU time per measured record, every thread (an agent's"
             + " too) but the JIT compilers' (the *JIT ms* column); the broker shares the two"
             + " cores, so an agent's CPU comes out of throughput. Ratios are to no agent in the"

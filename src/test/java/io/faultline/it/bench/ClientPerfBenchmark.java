@@ -126,7 +126,9 @@ final class ClientPerfBenchmark {
             settings.consumerRecords()
                 + " records of "
                 + size
-                + " B from a prepared topic, after "
+                + " B from a prepared topic, read "
+                + (settings.consumerPasses() == 1 ? "once" : settings.consumerPasses() + " times")
+                + ", after "
                 + settings.warmup(settings.consumerRecords())
                 + " warm-up records and until the JIT is quiet; latency = per poll() that"
                 + " returned records",
@@ -135,7 +137,8 @@ final class ClientPerfBenchmark {
             prepared,
             Integer.toString(settings.consumerRecords()),
             Integer.toString(settings.warmup(settings.consumerRecords())),
-            Integer.toString(settings.warmupMaxSeconds())));
+            Integer.toString(settings.warmupMaxSeconds()),
+            Integer.toString(settings.consumerPasses())));
     return series;
   }
 
