@@ -1,8 +1,8 @@
 package io.faultline.it.bench;
 
 /**
- * The sizes of one benchmark run: {@code full} (the published numbers, about 30 min on 2 cores;
- * Kafka runs of several seconds each after a warm-up, so JIT compilation is not the measurement) or
+ * The sizes of one benchmark run: {@code full} (the published numbers, 45-70 min on 2 cores; Kafka
+ * runs of several seconds each after a warm-up, so JIT compilation is not the measurement) or
  * {@code quick} (a few minutes, to try the harness). Chosen with {@code -Dfaultline.bench}.
  *
  * <p>{@code warmupPercent}: each Kafka child first sends (or reads) this share of its measured
