@@ -68,27 +68,17 @@ class BenchmarkHarnessTest {
 
   @Test
   void theStartUpSectionHasTheSpringBootRowsAndTheirGoals(@TempDir Path docs) throws Exception {
+    StartupBenchmark.Figures none =
+        new StartupBenchmark.Figures(400, 2e6, 900, 1500, 1510, 5000, 9000);
     List<StartupBenchmark.Result> startup =
         List.of(
-            new StartupBenchmark.Result("no agent", 400, 2e6, 900, 1500, 1510, 5000, 9000),
+            new StartupBenchmark.Result("no agent", none, zeroes()),
             new StartupBenchmark.Result(
-                "Faultline, endpoint on", 600, 4e6, 1100, 1900, 2110, 5250, 9700));
-    BenchmarkReport.Measurements measurements =
-        new BenchmarkReport.Measurements(
-            BenchSettings.of("quick"),
-            "./benchmarks quick",
-            "machine\n",
-            List.of(),
-            java.util.Map.of(),
-            java.util.Map.of(),
-            false,
-            startup,
-            1 << 20,
-            1 << 20,
-            List.of(),
-            1);
+                "Faultline, endpoint on",
+                new StartupBenchmark.Figures(600, 4e6, 1100, 1900, 2110, 5250, 9700),
+                new StartupBenchmark.Figures(200, 2e6, 200, 400, 600, 250, 700)));
 
-    String report = new BenchmarkReport(measurements, docs).render();
+    String report = new BenchmarkReport(measurements(startup), docs).render();
 
     assertThat(report)
         .contains("| Faultline, endpoint on | 1100 | +200 | 1900 | +400 | 2110 | +600 |")
@@ -97,6 +87,70 @@ class BenchmarkHarnessTest {
             "| Spring Boot start-up added wall (Kafka, jOOQ, HikariCP service) | ≤ 300 ms | +250 ms | met |")
         .contains("| Spring Boot start-up added CPU | ≤ 500 ms | +700 ms | **MISSED** |");
     assertThat(docs.resolve("benchmarks/startup.png")).isRegularFile();
+  }
+
+  @Test
+  void anAddedStartUpFigureBelowZeroIsNoReadingNotMet(@TempDir Path docs) throws Exception {
+    List<StartupBenchmark.Result> startup =
+        List.of(
+            new StartupBenchmark.Result(
+                "no agent",
+                new StartupBenchmark.Figures(400, 2e6, 900, 1500, 1510, 7500, 14500),
+                zeroes()),
+            new StartupBenchmark.Result(
+                "Faultline, endpoint on",
+                new StartupBenchmark.Figures(600, 4e6, 1100, 1900, 2110, 7350, 14200),
+                new StartupBenchmark.Figures(200, 2e6, 200, 400, 600, -150, -300)));
+
+    String report = new BenchmarkReport(measurements(startup), docs).render();
+
+    assertThat(report)
+        .contains(
+            "| Spring Boot start-up added wall (Kafka, jOOQ, HikariCP service) | ≤ 300 ms | -150 ms | no reading |")
+        .contains("| Spring Boot start-up added CPU | ≤ 500 ms | -300 ms | no reading |")
+        .contains("| library start-up added CPU | ≤ 500 ms | +400 ms | met |");
+  }
+
+  @Test
+  void anAddedStartUpFigureIsTheMedianOfTheDifferencesRoundByRound() {
+    List<StartupBenchmark.Figures> base =
+        List.of(libraryCpu(900), libraryCpu(1500), libraryCpu(1000));
+    // Round two ran on a slow stretch of the host for both variants.
+    List<StartupBenchmark.Figures> agent =
+        List.of(libraryCpu(1000), libraryCpu(1400), libraryCpu(1200));
+
+    StartupBenchmark.Figures added = StartupBenchmark.Figures.addedTo(agent, base);
+
+    // Differences +100, -100, +200: their median, where the medians' difference would be +200.
+    assertThat(added.libraryCpuMillis()).isEqualTo(100);
+    assertThat(StartupBenchmark.Figures.medians(agent).libraryCpuMillis()).isEqualTo(1200);
+    assertThatThrownBy(() -> StartupBenchmark.Figures.addedTo(agent, base.subList(0, 2)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("pair them by round");
+  }
+
+  private static StartupBenchmark.Figures libraryCpu(double millis) {
+    return new StartupBenchmark.Figures(0, 0, 0, millis, 0, 0, 0);
+  }
+
+  private static StartupBenchmark.Figures zeroes() {
+    return new StartupBenchmark.Figures(0, 0, 0, 0, 0, 0, 0);
+  }
+
+  private static BenchmarkReport.Measurements measurements(List<StartupBenchmark.Result> startup) {
+    return new BenchmarkReport.Measurements(
+        BenchSettings.of("quick"),
+        "./benchmarks quick",
+        "machine\n",
+        List.of(),
+        java.util.Map.of(),
+        java.util.Map.of(),
+        false,
+        startup,
+        1 << 20,
+        1 << 20,
+        List.of(),
+        1);
   }
 
   @Test

@@ -11,31 +11,89 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What an agent adds to a hello-world {@code main}: wall time from process start to exit (less the
- * 1.5 s pause and the collections the child reports, so one launch gives both figures), and heap in
- * use after GC once the agent has finished starting (1.5 s after {@code main}); to the start of a
- * service's libraries ({@link BenchLibraries}); and to a Spring Boot service's start ({@code
- * src/test/spring-boot-bench-app}, run from its executable jar). Variants run interleaved; each
- * figure is a median over the runs.
+ * What an agent adds to a hello-world {@code main}: wall time from process start to exit, and (a
+ * second launch that pauses) heap in use after GC once the agent has finished starting (1.5 s after
+ * {@code main}); to the start of a service's libraries ({@link BenchLibraries}); and to a Spring
+ * Boot service's start ({@code src/test/spring-boot-bench-app}, run from its executable jar).
+ * Variants run interleaved; each figure is a median over the runs, and each added figure the median
+ * of the differences to no agent round by round.
  */
 final class StartupBenchmark {
 
   /**
-   * One variant's medians: the hello-world's wall time and heap, the library start-up's ({@link
-   * BenchLibraries}) time to the end of its work and process CPU once the agent had installed
-   * itself and once the process had settled (the agent's export included), and the Spring Boot
-   * service's uptime at {@code ApplicationReadyEvent} and process CPU once the agent had installed
-   * itself.
+   * One run's or one variant's figures: the hello-world's wall time and heap, the library
+   * start-up's ({@link BenchLibraries}) time to the end of its work and process CPU once the agent
+   * had installed itself and once the process had settled (the agent's export included), and the
+   * Spring Boot service's uptime at {@code ApplicationReadyEvent} and process CPU once the agent
+   * had installed itself.
    */
-  record Result(
-      String variant,
+  record Figures(
       double wallMillis,
       double heapBytes,
       double libraryMainMillis,
       double libraryCpuMillis,
       double librarySettledCpuMillis,
       double bootReadyMillis,
-      double bootCpuMillis) {}
+      double bootCpuMillis) {
+
+    private double[] values() {
+      return new double[] {
+        wallMillis,
+        heapBytes,
+        libraryMainMillis,
+        libraryCpuMillis,
+        librarySettledCpuMillis,
+        bootReadyMillis,
+        bootCpuMillis
+      };
+    }
+
+    private static Figures of(double[] v) {
+      return new Figures(v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
+    }
+
+    /** Each figure's median over {@code runs}. */
+    static Figures medians(List<Figures> runs) {
+      double[] medians = new double[7];
+      for (int k = 0; k < medians.length; k++) {
+        double[] column = new double[runs.size()];
+        for (int i = 0; i < column.length; i++) {
+          column[i] = runs.get(i).values()[k];
+        }
+        medians[k] = Stats.median(column);
+      }
+      return of(medians);
+    }
+
+    /**
+     * Each figure's median over the rounds of its difference to {@code base}'s run in the same
+     * round: the variants run interleaved, so a slower stretch of the host counts against both
+     * sides of a difference, where a difference of two medians takes it whole.
+     */
+    static Figures addedTo(List<Figures> runs, List<Figures> base) {
+      if (runs.size() != base.size()) {
+        throw new IllegalArgumentException(
+            runs.size() + " runs against " + base.size() + " of the base: pair them by round");
+      }
+      List<Figures> differences = new ArrayList<>();
+      for (int i = 0; i < runs.size(); i++) {
+        double[] run = runs.get(i).values();
+        double[] other = base.get(i).values();
+        double[] difference = new double[run.length];
+        for (int k = 0; k < run.length; k++) {
+          difference[k] = run[k] - other[k];
+        }
+        differences.add(of(difference));
+      }
+      return medians(differences);
+    }
+  }
+
+  /**
+   * One variant: the medians of its runs, and what it added to no agent, the median of the
+   * differences round by round ({@link Figures#addedTo}).
+   */
+  record Result(String variant, Figures median, Figures added) {}
 
   private final BenchSettings settings;
 
@@ -46,15 +104,6 @@ final class StartupBenchmark {
       }
     }
     throw new IllegalStateException("no " + key + " line in:\n" + stdout);
-  }
-
-  private static long pausedMillis(String stdout) {
-    for (String line : stdout.split("\n")) {
-      if (line.startsWith("paused-ms=")) {
-        return Long.parseLong(line.substring(10).strip());
-      }
-    }
-    throw new IllegalStateException("no paused-ms line in:\n" + stdout);
   }
 
   StartupBenchmark(BenchSettings settings) {
@@ -74,20 +123,8 @@ final class StartupBenchmark {
     variants.put("Faultline, endpoint on", List.of());
     variants.put("OpenTelemetry agent", BenchJvm.agentOptions(Variant.OTEL));
     variants.put("Faultline + OpenTelemetry", BenchJvm.agentOptions(Variant.BOTH));
-    Map<String, double[]> walls = new LinkedHashMap<>();
-    Map<String, double[]> heaps = new LinkedHashMap<>();
-    variants.keySet().forEach(v -> walls.put(v, new double[settings.startupRuns()]));
-    variants.keySet().forEach(v -> heaps.put(v, new double[settings.startupRuns()]));
-    Map<String, double[]> libraryMains = new LinkedHashMap<>();
-    Map<String, double[]> libraryCpus = new LinkedHashMap<>();
-    variants.keySet().forEach(v -> libraryMains.put(v, new double[settings.startupRuns()]));
-    variants.keySet().forEach(v -> libraryCpus.put(v, new double[settings.startupRuns()]));
-    Map<String, double[]> librarySettledCpus = new LinkedHashMap<>();
-    variants.keySet().forEach(v -> librarySettledCpus.put(v, new double[settings.startupRuns()]));
-    Map<String, double[]> bootReadies = new LinkedHashMap<>();
-    Map<String, double[]> bootCpus = new LinkedHashMap<>();
-    variants.keySet().forEach(v -> bootReadies.put(v, new double[settings.startupRuns()]));
-    variants.keySet().forEach(v -> bootCpus.put(v, new double[settings.startupRuns()]));
+    Map<String, List<Figures>> runs = new LinkedHashMap<>();
+    variants.keySet().forEach(v -> runs.put(v, new ArrayList<>()));
     for (int i = 0; i < settings.startupRuns(); i++) {
       for (Map.Entry<String, List<String>> v : variants.entrySet()) {
         List<String> options = new ArrayList<>(List.of("-Xshare:auto"));
@@ -101,8 +138,8 @@ final class StartupBenchmark {
                 : v.getValue());
         long start = System.nanoTime();
         BenchJvm.run(BenchJvm.command(options, BenchHello.class.getName()), 120);
-        walls.get(v.getKey())[i] = (System.nanoTime() - start) / 1e6;
-        heaps.get(v.getKey())[i] =
+        double wall = (System.nanoTime() - start) / 1e6;
+        double heap =
             HeapAfterGc.parse(
                 BenchJvm.run(BenchJvm.command(options, BenchHello.class.getName(), "1500"), 120));
         String libraries =
@@ -110,26 +147,23 @@ final class StartupBenchmark {
                 BenchJvm.commandOn(
                     BenchJvm.libraryClassPath(), options, BenchLibraries.class.getName()),
                 120);
-        libraryMains.get(v.getKey())[i] = valueOf(libraries, "main-ms");
-        libraryCpus.get(v.getKey())[i] = valueOf(libraries, "cpu-ms");
-        librarySettledCpus.get(v.getKey())[i] = valueOf(libraries, "settled-cpu-ms");
         String boot = BenchJvm.run(BenchJvm.jarCommand(options, bootJar), 180);
-        bootReadies.get(v.getKey())[i] = valueOf(boot, "ready-ms");
-        bootCpus.get(v.getKey())[i] = valueOf(boot, "cpu-ms");
+        runs.get(v.getKey())
+            .add(
+                new Figures(
+                    wall,
+                    heap,
+                    valueOf(libraries, "main-ms"),
+                    valueOf(libraries, "cpu-ms"),
+                    valueOf(libraries, "settled-cpu-ms"),
+                    valueOf(boot, "ready-ms"),
+                    valueOf(boot, "cpu-ms")));
       }
     }
     List<Result> results = new ArrayList<>();
+    List<Figures> base = runs.get("no agent");
     for (String v : variants.keySet()) {
-      Result r =
-          new Result(
-              v,
-              Stats.median(walls.get(v)),
-              Stats.median(heaps.get(v)),
-              Stats.median(libraryMains.get(v)),
-              Stats.median(libraryCpus.get(v)),
-              Stats.median(librarySettledCpus.get(v)),
-              Stats.median(bootReadies.get(v)),
-              Stats.median(bootCpus.get(v)));
+      Result r = new Result(v, Figures.medians(runs.get(v)), Figures.addedTo(runs.get(v), base));
       System.out.println("bench: start-up " + r);
       results.add(r);
     }
