@@ -2,12 +2,12 @@ package io.faultline.agent;
 
 import io.faultline.agent.export.ApplicationMicrometerBridge;
 import io.faultline.agent.export.BuiltInSections;
+import io.faultline.agent.export.DeferredMetricsPage;
 import io.faultline.agent.export.EndpointSetup;
 import io.faultline.agent.export.FindingsJson;
 import io.faultline.agent.export.MicrometerInternalLogging;
 import io.faultline.agent.export.MicrometerWatcher;
 import io.faultline.agent.export.OtlpExporter;
-import io.faultline.agent.export.PrometheusScrape;
 import io.faultline.agent.export.ScrapeEndpoint;
 import io.faultline.agent.export.StatusPage;
 import io.faultline.agent.instrumentation.AgentClassFiles;
@@ -31,8 +31,8 @@ import io.faultline.core.host.HostTcpMetrics;
 import io.faultline.core.host.ListenerQueues;
 import io.faultline.core.net.SocketFds;
 import io.faultline.kafka.broker.RequestClientIds;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintStream;
 import java.lang.instrument.Instrumentation;
 import java.time.Duration;
@@ -165,7 +165,9 @@ final class AgentStarter {
                 return t;
               });
       MicrometerInternalLogging.useJdkLogging();
-      PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+      // The agent's meters, from the start; the Prometheus registry that writes them at /metrics
+      // is built on the first scrape (DeferredMetricsPage), keeping its classes out of the start.
+      MeterRegistry registry = new SimpleMeterRegistry();
       Findings findings = new Findings(config);
       StatusPage page = new StatusPage("Faultline agent " + AgentVersion.get());
       AgentRuntime runtime = new AgentRuntime(config, findings, registry, page, scheduler);
@@ -291,7 +293,7 @@ final class AgentStarter {
 
   private static void startExport(AgentRuntime runtime, PrintStream err) {
     FaultlineConfig config = runtime.config();
-    PrometheusMeterRegistry registry = (PrometheusMeterRegistry) runtime.meters();
+    MeterRegistry registry = runtime.meters();
     for (InstalledModule m : runtime.modules()) {
       AgentMeters.AGENT_ERRORS
           .functionCounter(m, InstalledModule::errors)
@@ -328,7 +330,7 @@ final class AgentStarter {
         EndpointSetup.start(
             config,
             new EndpointSetup.Pages(
-                new PrometheusScrape(registry, () -> runtime.phaseMeters().orElse(null))::scrape,
+                new DeferredMetricsPage(registry, () -> runtime.phaseMeters().orElse(null)),
                 () -> FindingsJson.of(runtime.findings().active()),
                 () -> AgentStatusJson.of(runtime),
                 () ->

@@ -1,0 +1,128 @@
+package io.faultline.agent.export;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.TimeGauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The mirror writes the agent's meters as Micrometer's Prometheus registry writes them: the same
+ * meters recorded the same way, once into a Prometheus registry directly and once into a simple
+ * registry the mirror reads, scrape to the same text.
+ */
+class PrometheusMirrorTest {
+
+  private final AtomicLong state = new AtomicLong(42);
+
+  @Test
+  void everyKindTheAgentRegistersScrapesAsTheRegistryWritesIt() {
+    PrometheusMeterRegistry direct = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    SimpleMeterRegistry own = new SimpleMeterRegistry();
+    registerAndRecord(direct);
+    registerAndRecord(own);
+
+    PrometheusMeterRegistry mirror = PrometheusMirror.of(own);
+
+    assertThat(direct.scrape())
+        .contains("faultline_test_things_bytes_total{node_id=\"1\"} 5.0")
+        .contains("faultline_test_delay_seconds_max{client_type=\"consumer\"} 0.75")
+        .contains("faultline_test_depth_levels_count{pool=\"q\"} 1")
+        .contains("faultline_test_build_info{version=\"x\"} 1");
+    assertThat(mirror.scrape()).isEqualTo(direct.scrape());
+  }
+
+  @Test
+  void countsMadeBeforeTheMirrorAreKeptAndLaterOnesFollow() {
+    SimpleMeterRegistry own = new SimpleMeterRegistry();
+    Counter early = Counter.builder("faultline.test.reconnects").register(own);
+    early.increment(3);
+
+    PrometheusMeterRegistry mirror = PrometheusMirror.of(own);
+    early.increment();
+
+    assertThat(mirror.scrape()).contains("faultline_test_reconnects_total 4.0");
+  }
+
+  @Test
+  void metersAddedAfterTheMirrorAreWrittenAndRemovedOnesAreNot() {
+    SimpleMeterRegistry own = new SimpleMeterRegistry();
+    PrometheusMeterRegistry mirror = PrometheusMirror.of(own);
+
+    Counter later = Counter.builder("faultline.test.later").tag("client", "a").register(own);
+    DistributionSummary depth =
+        DistributionSummary.builder("faultline.test.depth").baseUnit("levels").register(own);
+    later.increment();
+    depth.record(2);
+    assertThat(mirror.scrape())
+        .contains("faultline_test_later_total{client=\"a\"} 1.0")
+        .contains("faultline_test_depth_levels_count 1")
+        .contains("faultline_test_depth_levels_max 2.0");
+
+    own.remove(later);
+    own.remove(depth);
+    assertThat(mirror.scrape()).doesNotContain("faultline_test_later").doesNotContain("depth");
+  }
+
+  private void registerAndRecord(MeterRegistry registry) {
+    Counter.builder("faultline.test.things")
+        .description("Things.")
+        .baseUnit("bytes")
+        .tag("node_id", "1")
+        .register(registry)
+        .increment(5);
+    Counter.builder("faultline.test.plain").register(registry).increment();
+    FunctionCounter.builder("faultline.test.function.counted", state, AtomicLong::get)
+        .description("Counted by a function.")
+        .register(registry);
+    Gauge.builder("faultline.test.level", state, s -> s.get() / 2.0)
+        .description("A level.")
+        .tag("client_type", "producer")
+        .register(registry);
+    Gauge.builder("faultline.test.build.info", () -> 1).tag("version", "x").register(registry);
+    TimeGauge.builder("faultline.test.age", state, TimeUnit.MILLISECONDS, AtomicLong::get)
+        .description("An age.")
+        .register(registry);
+    FunctionTimer.builder(
+            "faultline.test.function.timed",
+            state,
+            AtomicLong::get,
+            s -> s.get() * 1000.0,
+            TimeUnit.MILLISECONDS)
+        .description("Timed by a function.")
+        .register(registry);
+    Timer delay =
+        Timer.builder("faultline.test.delay")
+            .description("A delay.")
+            .tag("client_type", "consumer")
+            .register(registry);
+    delay.record(Duration.ofMillis(250));
+    delay.record(Duration.ofMillis(750));
+    DistributionSummary depth =
+        DistributionSummary.builder("faultline.test.depth")
+            .description("A depth.")
+            .baseUnit("levels")
+            .tag("pool", "p")
+            .register(registry);
+    depth.record(1);
+    depth.record(3);
+    DistributionSummary.builder("faultline.test.depth")
+        .description("A depth.")
+        .baseUnit("levels")
+        .tag("pool", "q")
+        .register(registry)
+        .record(2);
+  }
+}
