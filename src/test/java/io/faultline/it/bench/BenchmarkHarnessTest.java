@@ -213,6 +213,19 @@ class BenchmarkHarnessTest {
         .hasMessageContaining("holds 101 records; the measurement reads 500");
   }
 
+  @Test
+  void theMemoryPartScrapesTheAgentOnlyWhereItsEndpointIsOpen() {
+    assertThat(
+            ConnectionMemoryBenchmark.endpointPort(
+                List.of("-Xmx2g", "-javaagent:/a.jar=kafka.recycle=on,prometheus.port=9404")))
+        .contains(9404);
+    assertThat(
+            ConnectionMemoryBenchmark.endpointPort(List.of("-javaagent:/a.jar=prometheus.port=0")))
+        .isEmpty();
+    assertThat(ConnectionMemoryBenchmark.endpointPort(List.of("-Dprometheus.port=9404"))).isEmpty();
+    assertThat(ConnectionMemoryBenchmark.endpointPort(List.of())).isEmpty();
+  }
+
   private static void fill(KafkaCluster kafka, String topic, int records) {
     kafka.createTopic(topic, 1);
     child(

@@ -603,7 +603,9 @@ final class BenchmarkReport {
         String.format(
             Locale.ROOT,
             "A child JVM opens %d producers, each connected to the broker (`partitionsFor`), waits"
-                + " 3 s, collects garbage and reports heap in use (`MemoryMXBean`); then `jcmd"
+                + " 3 s, scrapes the agent's `/metrics` once (as Prometheus would; the agent builds"
+                + " its Prometheus registry on the first scrape), collects garbage and reports heap"
+                + " in use (`MemoryMXBean`); then `jcmd"
                 + " GC.class_histogram` counts the live instances of `io.faultline.*` classes"
                 + " (shaded libraries included). The agent's heap is the difference to the same"
                 + " child without the agent.%n%n",

@@ -10,7 +10,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The agent's heap with {@code n} producers, each connected to a real broker: heap in use after GC
@@ -25,12 +28,25 @@ final class ConnectionMemoryBenchmark {
   record Result(
       String variant, long heapBytes, long faultlineInstanceBytes, long faultlineInstances) {}
 
+  private static final Pattern PORT = Pattern.compile("prometheus\\.port=(\\d+)");
+
   private final KafkaCluster kafka;
   private final BenchSettings settings;
 
   ConnectionMemoryBenchmark(KafkaCluster kafka, BenchSettings settings) {
     this.kafka = kafka;
     this.settings = settings;
+  }
+
+  /** The agent's endpoint port in {@code options}, if it has one open. */
+  static Optional<Integer> endpointPort(List<String> options) {
+    for (String option : options) {
+      Matcher m = PORT.matcher(option);
+      if (option.startsWith("-javaagent:") && m.find() && Integer.parseInt(m.group(1)) > 0) {
+        return Optional.of(Integer.parseInt(m.group(1)));
+      }
+    }
+    return Optional.empty();
   }
 
   List<Result> run() throws Exception {
@@ -48,13 +64,13 @@ final class ConnectionMemoryBenchmark {
   }
 
   private Result measure(String label, List<String> options, String topic) throws Exception {
+    List<String> args =
+        new ArrayList<>(
+            List.of(kafka.bootstrapServers(), topic, Integer.toString(settings.connections())));
+    // A scraped service's agent holds its Prometheus registry too: scrape once before the reading.
+    endpointPort(options).ifPresent(port -> args.add("http://127.0.0.1:" + port + "/metrics"));
     List<String> command =
-        BenchJvm.command(
-            options,
-            ManyConnections.class.getName(),
-            kafka.bootstrapServers(),
-            topic,
-            Integer.toString(settings.connections()));
+        BenchJvm.command(options, ManyConnections.class.getName(), args.toArray(String[]::new));
     Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     try (BufferedReader out =
         new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {

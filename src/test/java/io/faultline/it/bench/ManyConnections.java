@@ -1,7 +1,11 @@
 package io.faultline.it.bench;
 
 import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +17,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /**
  * Opens {@code n} producers, each connected to the broker (metadata fetched for {@code topic}),
  * prints {@code ready heap-used=<bytes>} and keeps them open until standard input closes, so the
- * harness can take a class histogram. Arguments: bootstrap topic n
+ * harness can take a class histogram. Arguments: bootstrap topic n [metrics-url]; with a URL, the
+ * agent's {@code /metrics} is scraped once before the heap is read, as a scraped service's would be
+ * (the agent builds its Prometheus registry on the first scrape).
  */
 public final class ManyConnections {
 
@@ -38,6 +44,9 @@ public final class ManyConnections {
     }
     // The agent samples connections and raises findings on its own schedule: let it settle.
     Thread.sleep(3000);
+    if (args.length > 3) {
+      scrapeOnce(URI.create(args[3]));
+    }
     System.out.println("ready heap-used=" + HeapAfterGc.bytes());
     System.out.flush();
     try (BufferedReader in =
@@ -47,5 +56,21 @@ public final class ManyConnections {
       }
     }
     producers.forEach(p -> p.close(java.time.Duration.ZERO));
+  }
+
+  /** The endpoint opens once the start has settled: until then a scrape is refused. */
+  private static void scrapeOnce(URI metrics) throws Exception {
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (true) {
+      try (InputStream scrape = metrics.toURL().openStream()) {
+        scrape.transferTo(OutputStream.nullOutputStream());
+        return;
+      } catch (IOException e) {
+        if (System.nanoTime() > deadline) {
+          throw e;
+        }
+        Thread.sleep(200);
+      }
+    }
   }
 }
