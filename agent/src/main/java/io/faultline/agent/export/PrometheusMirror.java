@@ -29,6 +29,8 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
 
 /**
  * The agent's Prometheus registry, built on the first scrape ({@link DeferredMetricsPage}): the
@@ -47,14 +49,12 @@ final class PrometheusMirror {
 
   private static final System.Logger LOG = System.getLogger(PrometheusMirror.class.getName());
 
-  private final MeterRegistry source;
   private final PrometheusMeterRegistry target;
   private final Map<Meter.Id, List<Meter>> mirrored = new ConcurrentHashMap<>();
   private final Map<Meter.Id, DistributionSummary> summaries = new ConcurrentHashMap<>();
   private final AtomicBoolean warned = new AtomicBoolean();
 
-  private PrometheusMirror(MeterRegistry source, PrometheusMeterRegistry target) {
-    this.source = source;
+  private PrometheusMirror(PrometheusMeterRegistry target) {
     this.target = target;
   }
 
@@ -65,7 +65,7 @@ final class PrometheusMirror {
    */
   static PrometheusMeterRegistry of(MeterRegistry source) {
     PrometheusMirror mirror =
-        new PrometheusMirror(source, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+        new PrometheusMirror(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
     mirror.target.getPrometheusRegistry().register(mirror.new SummaryCollector());
     // Listeners first, then the meters already there: a meter added in between is mirrored once.
     source.config().onMeterAdded(mirror::add).onMeterRemoved(mirror::remove);
@@ -108,66 +108,54 @@ final class PrometheusMirror {
   /** The target's meters that write {@code meter}; empty for a kind this mirror does not write. */
   private List<Meter> mirrorOf(Meter meter) {
     Meter.Id id = meter.getId();
-    String name = id.getName();
     if (meter instanceof Counter counter) {
-      return List.of(
-          FunctionCounter.builder(name, counter, Counter::count)
-              .tags(id.getTagsAsIterable())
-              .description(id.getDescription())
-              .baseUnit(id.getBaseUnit())
-              .register(target));
+      return List.of(functionCounter(id, counter, Counter::count));
     }
     if (meter instanceof FunctionCounter counter) {
-      return List.of(
-          FunctionCounter.builder(name, counter, FunctionCounter::count)
-              .tags(id.getTagsAsIterable())
-              .description(id.getDescription())
-              .baseUnit(id.getBaseUnit())
-              .register(target));
+      return List.of(functionCounter(id, counter, FunctionCounter::count));
     }
     if (meter instanceof TimeGauge gauge) {
-      return List.of(
-          Gauge.builder(name, gauge, g -> g.value(TimeUnit.SECONDS))
-              .tags(id.getTagsAsIterable())
-              .description(id.getDescription())
-              .baseUnit("seconds")
-              .strongReference(true)
-              .register(target));
+      return List.of(gauge(id.getName(), id, "seconds", gauge, g -> g.value(TimeUnit.SECONDS)));
     }
     if (meter instanceof Gauge gauge) {
-      return List.of(
-          Gauge.builder(name, gauge, Gauge::value)
-              .tags(id.getTagsAsIterable())
-              .description(id.getDescription())
-              .baseUnit(id.getBaseUnit())
-              .strongReference(true)
-              .register(target));
+      return List.of(gauge(id.getName(), id, id.getBaseUnit(), gauge, Gauge::value));
     }
     if (meter instanceof FunctionTimer timer) {
-      return List.of(functionTimer(id, timer, t -> t.count(), t -> t.totalTime(TimeUnit.SECONDS)));
+      return List.of(
+          functionTimer(id, timer, t -> (long) t.count(), t -> t.totalTime(TimeUnit.SECONDS)));
     }
     if (meter instanceof Timer timer) {
       // Micrometer's Prometheus timer writes two families: <name>_seconds (count and sum) and
-      // <name>_seconds_max, a gauge.
+      // <name>_seconds_max, a gauge named in full (no base unit appended).
       String family = conventionName(id, Meter.Type.TIMER, "seconds");
       return List.of(
-          functionTimer(id, timer, t -> t.count(), t -> t.totalTime(TimeUnit.SECONDS)),
-          Gauge.builder(family + "_max", timer, t -> t.max(TimeUnit.SECONDS))
-              .tags(id.getTagsAsIterable())
-              .description(id.getDescription())
-              .strongReference(true)
-              .register(target));
+          functionTimer(id, timer, Timer::count, t -> t.totalTime(TimeUnit.SECONDS)),
+          gauge(family + "_max", id, null, timer, t -> t.max(TimeUnit.SECONDS)));
     }
     return List.of();
   }
 
+  private <T> FunctionCounter functionCounter(Meter.Id id, T counter, ToDoubleFunction<T> count) {
+    return FunctionCounter.builder(id.getName(), counter, count)
+        .tags(id.getTagsAsIterable())
+        .description(id.getDescription())
+        .baseUnit(id.getBaseUnit())
+        .register(target);
+  }
+
+  private <T> Gauge gauge(
+      String name, Meter.Id id, String baseUnit, T gauge, ToDoubleFunction<T> value) {
+    return Gauge.builder(name, gauge, value)
+        .tags(id.getTagsAsIterable())
+        .description(id.getDescription())
+        .baseUnit(baseUnit)
+        .strongReference(true)
+        .register(target);
+  }
+
   private <T> FunctionTimer functionTimer(
-      Meter.Id id,
-      T timer,
-      java.util.function.ToDoubleFunction<T> count,
-      java.util.function.ToDoubleFunction<T> totalSeconds) {
-    return FunctionTimer.builder(
-            id.getName(), timer, t -> (long) count.applyAsDouble(t), totalSeconds, TimeUnit.SECONDS)
+      Meter.Id id, T timer, ToLongFunction<T> count, ToDoubleFunction<T> totalSeconds) {
+    return FunctionTimer.builder(id.getName(), timer, count, totalSeconds, TimeUnit.SECONDS)
         .tags(id.getTagsAsIterable())
         .description(id.getDescription())
         .register(target);
