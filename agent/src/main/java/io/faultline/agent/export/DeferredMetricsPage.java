@@ -41,7 +41,13 @@ public final class DeferredMetricsPage implements Function<String, ScrapeEndpoin
       synchronized (this) {
         page = built;
         if (page == null) {
-          page = new PrometheusScrape(PrometheusMirror.of(source), phases)::scrape;
+          PrometheusMirror mirror = PrometheusMirror.of(source);
+          PrometheusScrape scrape = new PrometheusScrape(mirror.registry(), phases);
+          page =
+              accept -> {
+                mirror.catchUp();
+                return scrape.scrape(accept);
+              };
           built = page;
         }
       }

@@ -49,30 +49,56 @@ final class PrometheusMirror {
 
   private static final System.Logger LOG = System.getLogger(PrometheusMirror.class.getName());
 
+  private final MeterRegistry source;
   private final PrometheusMeterRegistry target;
   private final Map<Meter.Id, List<Meter>> mirrored = new ConcurrentHashMap<>();
   private final Map<Meter.Id, DistributionSummary> summaries = new ConcurrentHashMap<>();
   private final AtomicBoolean warned = new AtomicBoolean();
 
-  private PrometheusMirror(PrometheusMeterRegistry target) {
+  private PrometheusMirror(MeterRegistry source, PrometheusMeterRegistry target) {
+    this.source = source;
     this.target = target;
   }
 
   /**
-   * A new Prometheus registry that mirrors every meter of {@code source}, now and from now on.
+   * A new Prometheus registry that mirrors every meter of {@code source}, now and from now on; call
+   * {@link #catchUp()} before each scrape.
    *
    * @param source the agent's own registry, cumulative (a step registry would mirror its steps)
    */
-  static PrometheusMeterRegistry of(MeterRegistry source) {
+  static PrometheusMirror of(MeterRegistry source) {
     PrometheusMirror mirror =
-        new PrometheusMirror(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+        new PrometheusMirror(source, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
     mirror.target.getPrometheusRegistry().register(mirror.new SummaryCollector());
-    // Listeners first, then the meters already there: a meter added in between is mirrored once.
+    // Listeners first, then the meters already there (a meter added in between is mirrored once).
     source.config().onMeterAdded(mirror::add).onMeterRemoved(mirror::remove);
+    mirror.catchUp();
+    return mirror;
+  }
+
+  /** The Prometheus registry this mirror writes. */
+  PrometheusMeterRegistry registry() {
+    return target;
+  }
+
+  /**
+   * Mirrors what the listeners missed. Micrometer calls a registry's listeners before the new meter
+   * is in its list, and neither takes a lock the other side can see: a meter registered while the
+   * mirror was being built could reach neither the listener nor the first look at the list, and
+   * would be missing from every scrape. (A removal cannot be missed so: the meter leaves the list
+   * before the listeners are called.)
+   */
+  void catchUp() {
     for (Meter meter : source.getMeters()) {
-      mirror.add(meter);
+      if (!mirrored.containsKey(meter.getId()) && !summaries.containsKey(meter.getId())) {
+        add(meter);
+        // Removed since the list was read, its removal listener already run: undo the add.
+        Meter.Id id = meter.getId();
+        if (!source.find(id.getName()).tags(id.getTagsAsIterable()).meters().contains(meter)) {
+          remove(meter);
+        }
+      }
     }
-    return mirror.target;
   }
 
   private void add(Meter meter) {

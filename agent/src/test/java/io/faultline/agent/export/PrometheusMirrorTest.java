@@ -16,6 +16,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,7 +35,7 @@ class PrometheusMirrorTest {
     registerAndRecord(direct);
     registerAndRecord(own);
 
-    PrometheusMeterRegistry mirror = PrometheusMirror.of(own);
+    PrometheusMeterRegistry mirror = PrometheusMirror.of(own).registry();
 
     assertThat(direct.scrape())
         .contains("faultline_test_things_bytes_total{node_id=\"1\"} 5.0")
@@ -50,7 +51,7 @@ class PrometheusMirrorTest {
     Counter early = Counter.builder("faultline.test.reconnects").register(own);
     early.increment(3);
 
-    PrometheusMeterRegistry mirror = PrometheusMirror.of(own);
+    PrometheusMeterRegistry mirror = PrometheusMirror.of(own).registry();
     early.increment();
 
     assertThat(mirror.scrape()).contains("faultline_test_reconnects_total 4.0");
@@ -59,7 +60,7 @@ class PrometheusMirrorTest {
   @Test
   void metersAddedAfterTheMirrorAreWrittenAndRemovedOnesAreNot() {
     SimpleMeterRegistry own = new SimpleMeterRegistry();
-    PrometheusMeterRegistry mirror = PrometheusMirror.of(own);
+    PrometheusMeterRegistry mirror = PrometheusMirror.of(own).registry();
 
     Counter later = Counter.builder("faultline.test.later").tag("client", "a").register(own);
     DistributionSummary depth =
@@ -74,6 +75,31 @@ class PrometheusMirrorTest {
     own.remove(later);
     own.remove(depth);
     assertThat(mirror.scrape()).doesNotContain("faultline_test_later").doesNotContain("depth");
+  }
+
+  @Test
+  void aMeterRegisteredWhileTheMirrorIsBuiltIsWrittenFromTheNextCatchUp() {
+    // Micrometer calls its listeners before the new meter is in its list: a mirror built from a
+    // listener of that meter (the moment a scrape thread can hit by chance) sees it in neither.
+    SimpleMeterRegistry own = new SimpleMeterRegistry();
+    AtomicReference<PrometheusMirror> built = new AtomicReference<>();
+    own.config()
+        .onMeterAdded(
+            m -> {
+              if (m.getId().getName().equals("faultline.test.raced")) {
+                built.compareAndSet(null, PrometheusMirror.of(own));
+              }
+            });
+    Counter raced = Counter.builder("faultline.test.raced").register(own);
+    raced.increment(2);
+    PrometheusMirror mirror = built.get();
+    assertThat(mirror.registry().scrape())
+        .as("the race itself, without catching up")
+        .doesNotContain("faultline_test_raced");
+
+    mirror.catchUp();
+
+    assertThat(mirror.registry().scrape()).contains("faultline_test_raced_total 2.0");
   }
 
   private void registerAndRecord(MeterRegistry registry) {
