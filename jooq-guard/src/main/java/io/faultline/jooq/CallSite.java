@@ -92,7 +92,23 @@ public record CallSite(String className, String methodName, String fileName, int
    * A frame by method (name and descriptor, so overloads differ) and bytecode index: the same index
    * in the same method is the same line.
    */
-  private record FrameKey(String methodName, String descriptor, int bytecodeIndex) {}
+  private record FrameKey(String methodName, String descriptor, int bytecodeIndex) {
+
+    // Written out: a record's generated equals and hashCode run through method handles, which
+    // the interpreter runs slowly, and walks at the default rate stay interpreted.
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof FrameKey k
+          && bytecodeIndex == k.bytecodeIndex
+          && methodName.equals(k.methodName)
+          && descriptor.equals(k.descriptor);
+    }
+
+    @Override
+    public int hashCode() {
+      return (methodName.hashCode() * 31 + descriptor.hashCode()) * 31 + bytecodeIndex;
+    }
+  }
 
   private static boolean mayRetainClasses() {
     try {
@@ -106,11 +122,11 @@ public record CallSite(String className, String methodName, String fileName, int
   /** The call site of the current thread's caller, found by walking its stack. */
   public static CallSite current() {
     FirstApplicationFrame finder = new FirstApplicationFrame();
-    CallSite site = sizedWalker(lastDepth).walk(finder);
+    StackWalker.StackFrame frame = sizedWalker(lastDepth).walk(finder);
     if (finder.depth != lastDepth) {
       lastDepth = finder.depth;
     }
-    return site;
+    return frame == null || finder.depth > MAX_FRAMES ? UNKNOWN : cached(frame);
   }
 
   /** A walker whose first batch holds {@code depth} frames and a margin, or the default one. */
@@ -173,25 +189,24 @@ public record CallSite(String className, String methodName, String fileName, int
     return found[0] == null ? UNKNOWN : cached(found[0]);
   }
 
-  /** Finds the first application frame and counts how deep it was. */
+  /**
+   * Finds the first application frame (null when there is none) and counts how deep it was; past
+   * {@link #MAX_FRAMES} it stops with the depth beyond the bound.
+   */
   private static final class FirstApplicationFrame
-      implements Function<Stream<StackWalker.StackFrame>, CallSite> {
+      implements Function<Stream<StackWalker.StackFrame>, StackWalker.StackFrame> {
     int depth;
 
     @Override
-    public CallSite apply(Stream<StackWalker.StackFrame> frames) {
-      // A pipeline, not an iterator: the iterator's adapter buffers and costs a third of the walk.
-      return frames
-          .limit(MAX_FRAMES)
-          .filter(this::counted)
-          .findFirst()
-          .map(CallSite::cached)
-          .orElse(UNKNOWN);
+    public StackWalker.StackFrame apply(Stream<StackWalker.StackFrame> frames) {
+      // A short pipeline, not an iterator: the iterator's adapter buffers and costs a third of a
+      // hot walk. At the default budget a walk's code stays interpreted, where every stage of the
+      // pipeline costs, so the frame is resolved after the walk, not in it.
+      return frames.filter(this::counted).findFirst().orElse(null);
     }
 
     private boolean counted(StackWalker.StackFrame f) {
-      depth++;
-      return isApplicationFrame(f);
+      return ++depth > MAX_FRAMES || isApplicationFrame(f);
     }
   }
 
