@@ -51,9 +51,23 @@ final class PrometheusMirror {
 
   private final MeterRegistry source;
   private final PrometheusMeterRegistry target;
-  private final Map<Meter.Id, List<Meter>> mirrored = new ConcurrentHashMap<>();
+  private final Map<Meter.Id, Mirrored> mirrored = new ConcurrentHashMap<>();
   private final Map<Meter.Id, DistributionSummary> summaries = new ConcurrentHashMap<>();
   private final AtomicBoolean warned = new AtomicBoolean();
+
+  /**
+   * The target meters written for one source meter. Compared by identity: a meter removed and
+   * registered again under the same id is another meter (Micrometer's meters are equal by id).
+   */
+  private static final class Mirrored {
+    final Meter source;
+    final List<Meter> written;
+
+    Mirrored(Meter source, List<Meter> written) {
+      this.source = source;
+      this.written = written;
+    }
+  }
 
   private PrometheusMirror(MeterRegistry source, PrometheusMeterRegistry target) {
     this.source = source;
@@ -90,43 +104,75 @@ final class PrometheusMirror {
    */
   void catchUp() {
     for (Meter meter : source.getMeters()) {
-      if (!mirrored.containsKey(meter.getId()) && !summaries.containsKey(meter.getId())) {
+      if (!isMirrored(meter)) {
         add(meter);
         // Removed since the list was read, its removal listener already run: undo the add.
-        Meter.Id id = meter.getId();
-        if (!source.find(id.getName()).tags(id.getTagsAsIterable()).meters().contains(meter)) {
+        if (!isRegistered(meter)) {
           remove(meter);
         }
       }
     }
   }
 
+  private boolean isMirrored(Meter meter) {
+    Mirrored m = mirrored.get(meter.getId());
+    return (m != null && m.source == meter) || summaries.get(meter.getId()) == meter;
+  }
+
+  /**
+   * Whether {@code meter} itself, not only a meter of its id, is in the source: a gauge removed and
+   * registered again (a listener that closed and opened again) is a new meter over new state.
+   */
+  private boolean isRegistered(Meter meter) {
+    Meter.Id id = meter.getId();
+    for (Meter m : source.find(id.getName()).tags(id.getTagsAsIterable()).meters()) {
+      if (m == meter) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private void add(Meter meter) {
     try {
+      Meter.Id id = meter.getId();
       if (meter instanceof DistributionSummary summary) {
-        summaries.putIfAbsent(meter.getId(), summary);
+        summaries.put(id, summary);
         return;
       }
-      if (mirrored.containsKey(meter.getId())) {
-        return;
+      Mirrored existing = mirrored.get(id);
+      if (existing != null) {
+        if (existing.source == meter) {
+          return;
+        }
+        // A removed meter's mirror still under this id: the target would hand it back.
+        drop(existing);
       }
       List<Meter> written = mirrorOf(meter);
       if (written.isEmpty()) {
         warnOnce(meter, "its kind is not mirrored");
       } else {
-        mirrored.put(meter.getId(), written);
+        mirrored.put(id, new Mirrored(meter, written));
       }
     } catch (RuntimeException e) {
       warnOnce(meter, e.toString());
     }
   }
 
+  /** Stops writing {@code meter}; a newer meter registered under its id stays. */
   private void remove(Meter meter) {
-    summaries.remove(meter.getId());
-    List<Meter> written = mirrored.remove(meter.getId());
-    if (written != null) {
-      for (Meter m : written) {
-        target.remove(m);
+    Meter.Id id = meter.getId();
+    summaries.computeIfPresent(id, (k, s) -> s == meter ? null : s);
+    Mirrored m = mirrored.get(id);
+    if (m != null && m.source == meter) {
+      drop(m);
+    }
+  }
+
+  private void drop(Mirrored m) {
+    if (mirrored.remove(m.source.getId(), m)) {
+      for (Meter written : m.written) {
+        target.remove(written);
       }
     }
   }

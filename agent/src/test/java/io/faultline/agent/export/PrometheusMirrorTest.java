@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
@@ -14,7 +15,10 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -100,6 +104,55 @@ class PrometheusMirrorTest {
     mirror.catchUp();
 
     assertThat(mirror.registry().scrape()).contains("faultline_test_raced_total 2.0");
+  }
+
+  @Test
+  void aGaugeRegisteredAgainWhileACatchUpRunsIsWrittenWithItsNewState() {
+    // A listener that closes and opens again: its gauge is removed and a new one, over new state,
+    // registered under the same id. A catch-up that read the list before the removal mirrors the
+    // old gauge again, and the new one arrives before it checks that the old one is still there
+    // (here: from inside that check, the moment another thread can hit). Micrometer's meters are
+    // equal by id, so the old gauge passed for registered and its frozen value was written for
+    // good.
+    AtomicLong closedQueue = new AtomicLong(9);
+    AtomicLong openedQueue = new AtomicLong(0);
+    List<Meter> readBeforeTheRemoval = new ArrayList<>();
+    AtomicBoolean openOnNextRead = new AtomicBoolean();
+    SimpleMeterRegistry own =
+        new SimpleMeterRegistry() {
+          @Override
+          public List<Meter> getMeters() {
+            if (!readBeforeTheRemoval.isEmpty()) {
+              List<Meter> stale = List.copyOf(readBeforeTheRemoval);
+              readBeforeTheRemoval.clear();
+              openOnNextRead.set(true);
+              return stale;
+            }
+            if (openOnNextRead.compareAndSet(true, false)) {
+              Gauge.builder("faultline.test.queue", openedQueue, AtomicLong::get)
+                  .tag("port", "9092")
+                  .register(this);
+            }
+            return super.getMeters();
+          }
+        };
+    Gauge closed =
+        Gauge.builder("faultline.test.queue", closedQueue, AtomicLong::get)
+            .tag("port", "9092")
+            .register(own);
+    PrometheusMirror mirror = PrometheusMirror.of(own);
+    readBeforeTheRemoval.addAll(own.getMeters());
+    own.remove(closed);
+
+    mirror.catchUp();
+    mirror.catchUp();
+
+    assertThat(own.find("faultline.test.queue").gauge().value())
+        .as("the gauge the source has now")
+        .isZero();
+    assertThat(mirror.registry().scrape())
+        .contains("faultline_test_queue{port=\"9092\"} 0.0")
+        .doesNotContain("9.0");
   }
 
   private void registerAndRecord(MeterRegistry registry) {
