@@ -104,7 +104,15 @@ class BrokerListenerStormTest {
             c.connect(target);
             storm.add(c);
           }
-          full = await(metrics, m -> active(m) == 1 && overflows(m) > overflowsBefore);
+          // All at once, from one scrape: a scrape reads the finding and the gauges at different
+          // moments, so a sample may land between them.
+          full =
+              await(
+                  metrics,
+                  m ->
+                      active(m) == 1
+                          && overflows(m) > overflowsBefore
+                          && m.sum(QUEUE, port(CLIENT_PORT)) >= BACKLOG);
           assertThat(active(full)).as("LISTENER_QUEUE_FULL during the storm").isEqualTo(1);
           assertThat(full.sum(QUEUE, port(CLIENT_PORT)))
               .as("the client listener's queue during the storm")
@@ -186,10 +194,20 @@ class BrokerListenerStormTest {
 
   private static PrometheusText await(String url, Predicate<PrometheusText> done) throws Exception {
     long deadline = System.nanoTime() + SEEN_WITHIN.toNanos();
-    PrometheusText last = PrometheusText.parse(Http.awaitOk(url, SEEN_WITHIN).body());
+    String body = Http.awaitOk(url, SEEN_WITHIN).body();
+    PrometheusText last = PrometheusText.parse(body);
     while (!done.test(last) && System.nanoTime() < deadline) {
       Thread.sleep(200);
-      last = PrometheusText.parse(Http.get(url).body());
+      body = Http.get(url).body();
+      last = PrometheusText.parse(body);
+    }
+    if (!done.test(last)) {
+      // What the assertions that follow will name, with the series beside them.
+      System.out.println("BROKER-SIDE storm: not seen within " + SEEN_WITHIN + "; last scrape:");
+      body.lines()
+          .filter(l -> l.contains("listener_queue") || l.contains("LISTENER_QUEUE_FULL"))
+          .filter(l -> !l.startsWith("#"))
+          .forEach(System.out::println);
     }
     return last;
   }
