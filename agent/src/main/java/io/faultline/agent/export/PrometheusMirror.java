@@ -104,7 +104,8 @@ final class PrometheusMirror {
    */
   void catchUp() {
     for (Meter meter : source.getMeters()) {
-      if (!isMirrored(meter)) {
+      // Registered still: a meter removed since the list was read would displace its successor.
+      if (!isMirrored(meter) && isRegistered(meter)) {
         add(meter);
         // Removed since the list was read, its removal listener already run: undo the add.
         if (!isRegistered(meter)) {
