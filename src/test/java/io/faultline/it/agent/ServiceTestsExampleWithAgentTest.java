@@ -9,6 +9,7 @@ import io.faultline.it.servers.LocalImages;
 import io.faultline.it.servers.RequiresDocker;
 import java.io.File;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -68,6 +69,7 @@ class ServiceTestsExampleWithAgentTest {
 
     ChildJvm.Result recycling = runLatencyCase("on");
     assertThat(recycling.stdout())
+        .as(recycles(recycling.stderr()))
         .contains("PASSED aProducerThatReconnectedWithoutWindowScalingKeepsItsLatency()")
         .containsPattern("REPORT faultline=.*KAFKA_CONNECTION_RECYCLED");
     assertThat(recycling.stderr())
@@ -100,7 +102,28 @@ class ServiceTestsExampleWithAgentTest {
         result.stdout() + "\n--- stderr\n" + result.stderr());
     result.assertCleanExit();
     result.stdout().lines().filter(l -> l.startsWith("[example]")).forEach(System.out::println);
+    System.out.println(recycles(result.stderr()));
     return result;
+  }
+
+  /**
+   * The agent's recycle log lines with their times (the logger writes the time on the line before),
+   * to place a recycle against the example's "load begins" line when a run fails.
+   */
+  private static String recycles(String stderr) {
+    List<String> lines = stderr.lines().toList();
+    StringBuilder out = new StringBuilder("[agent] recycles:");
+    for (int i = 1; i < lines.size(); i++) {
+      if (lines.get(i).contains("faultline: recycling the connection")) {
+        String line = lines.get(i);
+        out.append(' ')
+            .append(lines.get(i - 1).replaceAll(" io\\.faultline.*", ""))
+            .append(": ")
+            .append(line, 0, Math.min(line.length(), 160))
+            .append(';');
+      }
+    }
+    return out.toString();
   }
 
   /** A child JVM with the agent, on the example's tests and the suite's local images. */
