@@ -48,7 +48,7 @@ class PaymentEventsLatencyCase {
 
   private static final FixedLoad RECEIPTS = new FixedLoad(250, 4096);
   // Not measured: a crippled connection is held back by its window only once the sender's
-  // congestion window has grown past 64 KiB (8-11 s into the load here, about 20 s on a slower
+  // congestion window has grown past 64 KiB (3-11 s into the load here, about 20 s on a slower
   // runner), and the agent recycles it after three samples that show it so.
   private static final Duration WARM_UP = Duration.ofSeconds(40);
   private static final Duration MEASURED = Duration.ofSeconds(10);
