@@ -74,8 +74,18 @@ final class AgentStarter {
       started = true;
       // First, before any other thread of ours reads a class file (see the class for why).
       ClassFileUrlHandlers.loadNow();
-      AgentTcpInfo.useInstrumentation(instrumentation);
       PrintStream err = System.err;
+      // Before the first logger of the agent's is made: see the class.
+      String loggersUnavailable =
+          QuietLoggers.install(instrumentation, AgentStarter.class.getModule());
+      if (loggersUnavailable != null) {
+        err.println(
+            "faultline: the agent's first log line will set up java.util.logging (the JDK's lazy"
+                + " loggers are unavailable: "
+                + loggersUnavailable
+                + ")");
+      }
+      AgentTcpInfo.useInstrumentation(instrumentation);
       FaultlineConfig config = FaultlineConfig.load(agentArgs);
       for (ConfigProblem problem : config.problems()) {
         err.println(problem.toLine());
@@ -164,7 +174,7 @@ final class AgentStarter {
                 t.setDaemon(true);
                 return t;
               });
-      MicrometerInternalLogging.useJdkLogging();
+      MicrometerInternalLogging.useSystemLogger();
       // The agent's meters, from the start; the Prometheus registry that writes them at /metrics
       // is built on the first scrape (DeferredMetricsPage), keeping its classes out of the start.
       MeterRegistry registry = new SimpleMeterRegistry();

@@ -1,6 +1,7 @@
 package io.faultline.jooq;
 
 import io.faultline.core.Jfr;
+import io.faultline.core.Loggers;
 import io.faultline.core.finding.Finding;
 import io.faultline.core.finding.Findings;
 import io.faultline.core.observe.Observations;
@@ -15,7 +16,7 @@ import io.faultline.jooq.internal.SqlText;
  */
 final class GuardFindings {
 
-  private static final System.Logger LOG = System.getLogger(TransactionGuard.class.getName());
+  private static final System.Logger LOG = Loggers.get(TransactionGuard.class.getName());
 
   /** The locking statement's length in a finding. */
   private static final int STATEMENT_CHARS = 160;

@@ -1,5 +1,6 @@
 package io.faultline.jooq;
 
+import io.faultline.core.Loggers;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -8,7 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class GuardInternalErrors {
 
-  private static final System.Logger LOG = System.getLogger(TransactionGuard.class.getName());
+  private static final System.Logger LOG = Loggers.get(TransactionGuard.class.getName());
 
   private final AtomicLong count = new AtomicLong();
 

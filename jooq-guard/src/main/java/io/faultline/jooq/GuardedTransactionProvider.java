@@ -1,5 +1,6 @@
 package io.faultline.jooq;
 
+import io.faultline.core.Loggers;
 import io.faultline.core.config.FaultlineConfig;
 import io.faultline.core.finding.Findings;
 import io.faultline.core.metrics.CommonTags;
@@ -41,8 +42,7 @@ import org.jooq.impl.ThreadLocalTransactionProvider;
  */
 public final class GuardedTransactionProvider implements TransactionProvider {
 
-  private static final System.Logger LOG =
-      System.getLogger(GuardedTransactionProvider.class.getName());
+  private static final System.Logger LOG = Loggers.get(GuardedTransactionProvider.class.getName());
 
   private final TransactionProvider delegate;
   private final TransactionGuard guard;

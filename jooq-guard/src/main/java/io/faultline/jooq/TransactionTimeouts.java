@@ -1,6 +1,7 @@
 package io.faultline.jooq;
 
 import io.faultline.core.Jfr;
+import io.faultline.core.Loggers;
 import io.faultline.jooq.internal.GuardMetrics;
 import io.faultline.jooq.internal.Ledger;
 import io.faultline.jooq.internal.Level;
@@ -30,7 +31,7 @@ import org.jooq.TransactionContext;
  */
 final class TransactionTimeouts {
 
-  private static final System.Logger LOG = System.getLogger(TransactionGuard.class.getName());
+  private static final System.Logger LOG = Loggers.get(TransactionGuard.class.getName());
 
   /** The cancelled statement's length in a {@link StatementTimeoutException}'s message. */
   private static final int STATEMENT_CHARS = 200;

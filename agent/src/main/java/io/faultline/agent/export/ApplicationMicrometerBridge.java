@@ -1,5 +1,6 @@
 package io.faultline.agent.export;
 
+import io.faultline.core.Loggers;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
@@ -35,8 +36,7 @@ import java.util.function.ToLongFunction;
  */
 public final class ApplicationMicrometerBridge {
 
-  private static final System.Logger LOG =
-      System.getLogger(ApplicationMicrometerBridge.class.getName());
+  private static final System.Logger LOG = Loggers.get(ApplicationMicrometerBridge.class.getName());
 
   /**
    * The application's Micrometer package. Assembled at run time: the agent jar's build rewrites

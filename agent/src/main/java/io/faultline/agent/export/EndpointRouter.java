@@ -1,6 +1,7 @@
 package io.faultline.agent.export;
 
 import io.faultline.core.LogText;
+import io.faultline.core.Loggers;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
 import java.util.Locale;
@@ -15,7 +16,7 @@ import java.util.regex.Pattern;
  */
 final class EndpointRouter implements Function<HttpRequestHead, HttpResponse> {
 
-  private static final System.Logger LOG = System.getLogger(EndpointRouter.class.getName());
+  private static final System.Logger LOG = Loggers.get(EndpointRouter.class.getName());
 
   private static final Pattern IPV4_LOOPBACK =
       Pattern.compile("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");

@@ -1,5 +1,6 @@
 package io.faultline.agent.export;
 
+import io.faultline.core.Loggers;
 import io.faultline.kafka.phase.PhaseMeters;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.http.HttpClient;
@@ -19,7 +20,7 @@ import java.util.function.Supplier;
  */
 public final class OtlpExporter {
 
-  private static final System.Logger LOG = System.getLogger(OtlpExporter.class.getName());
+  private static final System.Logger LOG = Loggers.get(OtlpExporter.class.getName());
 
   private final OtlpSettings settings;
   private final MeterRegistry registry;

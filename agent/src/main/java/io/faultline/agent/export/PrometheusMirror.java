@@ -1,5 +1,6 @@
 package io.faultline.agent.export;
 
+import io.faultline.core.Loggers;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -47,7 +48,7 @@ import java.util.function.ToLongFunction;
  */
 final class PrometheusMirror {
 
-  private static final System.Logger LOG = System.getLogger(PrometheusMirror.class.getName());
+  private static final System.Logger LOG = Loggers.get(PrometheusMirror.class.getName());
 
   private final MeterRegistry source;
   private final PrometheusMeterRegistry target;

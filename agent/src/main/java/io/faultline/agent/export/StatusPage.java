@@ -1,5 +1,6 @@
 package io.faultline.agent.export;
 
+import io.faultline.core.Loggers;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -14,7 +15,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 public final class StatusPage {
 
-  private static final System.Logger LOG = System.getLogger(StatusPage.class.getName());
+  private static final System.Logger LOG = Loggers.get(StatusPage.class.getName());
 
   private static final String STYLE =
       "body{font-family:system-ui,sans-serif;margin:1.5em;color:#222;max-width:75em}"

@@ -1,5 +1,6 @@
 package io.faultline.agent.instrumentation;
 
+import io.faultline.core.Loggers;
 import java.lang.System.Logger.Level;
 import java.util.Map;
 import java.util.TreeMap;
@@ -24,7 +25,7 @@ public final class AgentErrors {
    * Created at the first message: this class is used in {@code premain}, the logger need not be.
    */
   private static final class Log {
-    static final System.Logger LOG = System.getLogger(AgentErrors.class.getName());
+    static final System.Logger LOG = Loggers.get(AgentErrors.class.getName());
   }
 
   private static final Map<String, AtomicLong> COUNTS = new ConcurrentHashMap<>();

@@ -1,5 +1,6 @@
 package io.faultline.agent.instrumentation;
 
+import io.faultline.core.Loggers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -34,7 +35,7 @@ final class BootstrapBridge {
   /** Always on the bridge: the exception handler of every bootstrap advice calls it. */
   static final String ERRORS_CLASS = "io.faultline.bootstrap.BootstrapErrors";
 
-  private static final System.Logger LOG = System.getLogger(BootstrapBridge.class.getName());
+  private static final System.Logger LOG = Loggers.get(BootstrapBridge.class.getName());
 
   // By name: a class literal would load it in the agent's loader too.
   private static final String DEFINER_CLASS =

@@ -1,6 +1,7 @@
 package io.faultline.agent.instrumentation;
 
 import io.faultline.agent.weave.ErrorHook;
+import io.faultline.core.Loggers;
 import io.faultline.core.config.FaultlineConfig;
 import java.lang.System.Logger.Level;
 import java.lang.instrument.Instrumentation;
@@ -29,7 +30,7 @@ public final class InstrumentationInstaller {
    * Created at the first message: this class is used in {@code premain}, the logger need not be.
    */
   private static final class Log {
-    static final System.Logger LOG = System.getLogger(InstrumentationInstaller.class.getName());
+    static final System.Logger LOG = Loggers.get(InstrumentationInstaller.class.getName());
   }
 
   /** Rounds (and the pause between them) in which a late class is looked for among loaded ones. */

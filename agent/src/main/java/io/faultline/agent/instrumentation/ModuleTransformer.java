@@ -4,6 +4,7 @@ import io.faultline.agent.weave.AdviceReader;
 import io.faultline.agent.weave.ClassWeaver;
 import io.faultline.agent.weave.ErrorHook;
 import io.faultline.agent.weave.MethodAdvice;
+import io.faultline.core.Loggers;
 import java.lang.System.Logger.Level;
 import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;
@@ -23,7 +24,7 @@ import org.objectweb.asm.Opcodes;
  */
 final class ModuleTransformer implements ClassFileTransformer {
 
-  private static final System.Logger LOG = System.getLogger(ModuleTransformer.class.getName());
+  private static final System.Logger LOG = Loggers.get(ModuleTransformer.class.getName());
 
   /** Internal-name prefixes an ordinary module never weaves: our own classes and the JDK's. */
   private static final List<String> IGNORED =

@@ -2,6 +2,7 @@ package io.faultline.agent.jdbc;
 
 import io.faultline.agent.AgentRuntime;
 import io.faultline.core.LogText;
+import io.faultline.core.Loggers;
 import io.faultline.jooq.pool.HikariPoolReader;
 import io.faultline.jooq.pool.PoolFeedbackMonitor;
 import java.util.ArrayList;
@@ -21,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class HikariPools {
 
-  private static final System.Logger LOG = System.getLogger(HikariPools.class.getName());
+  private static final System.Logger LOG = Loggers.get(HikariPools.class.getName());
   private static final Set<Object> PENDING = Collections.newSetFromMap(new WeakHashMap<>());
   private static final List<PoolFeedbackMonitor> MONITORS = new ArrayList<>();
   private static boolean sweeping;

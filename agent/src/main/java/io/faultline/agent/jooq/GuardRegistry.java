@@ -2,6 +2,7 @@ package io.faultline.agent.jooq;
 
 import io.faultline.agent.AgentRuntime;
 import io.faultline.core.LogText;
+import io.faultline.core.Loggers;
 import java.lang.reflect.Constructor;
 import java.util.Map;
 import java.util.WeakHashMap;
@@ -14,7 +15,7 @@ import java.util.WeakHashMap;
  */
 public final class GuardRegistry {
 
-  private static final System.Logger LOG = System.getLogger(GuardRegistry.class.getName());
+  private static final System.Logger LOG = Loggers.get(GuardRegistry.class.getName());
   private static final String BRIDGE = "io.faultline.agent.jooq.bridge.GuardBridge";
 
   private static final Map<ClassLoader, TransactionHooks> BY_LOADER = new WeakHashMap<>();

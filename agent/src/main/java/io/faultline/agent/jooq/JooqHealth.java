@@ -2,6 +2,7 @@ package io.faultline.agent.jooq;
 
 import io.faultline.agent.AgentRuntime;
 import io.faultline.core.LogText;
+import io.faultline.core.Loggers;
 import io.faultline.jooq.JooqConfigKeys;
 import io.faultline.jooq.postgres.PostgresHealthMetrics;
 import java.sql.Connection;
@@ -15,7 +16,7 @@ import javax.sql.DataSource;
  */
 public final class JooqHealth {
 
-  private static final System.Logger LOG = System.getLogger(JooqHealth.class.getName());
+  private static final System.Logger LOG = Loggers.get(JooqHealth.class.getName());
   private static final AtomicBoolean STARTED = new AtomicBoolean();
 
   private JooqHealth() {}

@@ -2,6 +2,7 @@ package io.faultline.agent.kafka;
 
 import io.faultline.agent.AgentRuntime;
 import io.faultline.core.LogText;
+import io.faultline.core.Loggers;
 import io.faultline.core.finding.Finding;
 import io.faultline.kafka.ClientType;
 import io.faultline.kafka.config.AdviceReporter;
@@ -18,7 +19,7 @@ import java.util.Map;
  */
 public final class ConfigCheck {
 
-  private static final System.Logger LOG = System.getLogger(ConfigCheck.class.getName());
+  private static final System.Logger LOG = Loggers.get(ConfigCheck.class.getName());
   private static volatile AdviceReporter reporter;
 
   private ConfigCheck() {}

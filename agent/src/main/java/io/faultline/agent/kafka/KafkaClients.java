@@ -3,6 +3,7 @@ package io.faultline.agent.kafka;
 import io.faultline.agent.AgentRuntime;
 import io.faultline.agent.net.AgentTcpInfo;
 import io.faultline.core.LogText;
+import io.faultline.core.Loggers;
 import io.faultline.core.config.FaultlineConfig;
 import io.faultline.core.finding.Findings;
 import io.faultline.core.net.TcpInfoReader;
@@ -47,7 +48,7 @@ import java.util.function.LongSupplier;
  */
 public final class KafkaClients {
 
-  private static final System.Logger LOG = System.getLogger(KafkaClients.class.getName());
+  private static final System.Logger LOG = Loggers.get(KafkaClients.class.getName());
   private static volatile KafkaClients instance;
 
   private static final String PLAINTEXT_CHANNEL_BUILDER =

@@ -1,5 +1,6 @@
 package io.faultline.agent.net;
 
+import io.faultline.core.Loggers;
 import io.faultline.core.net.Outcome;
 import io.faultline.core.net.TcpInfoReader;
 import java.lang.System.Logger.Level;
@@ -19,7 +20,7 @@ public final class AgentTcpInfo {
 
   /** Taken when first used: premain touches this class, and a first logger costs ~10 ms there. */
   private static System.Logger log() {
-    return System.getLogger(AgentTcpInfo.class.getName());
+    return Loggers.get(AgentTcpInfo.class.getName());
   }
 
   private static volatile Instrumentation instrumentation;

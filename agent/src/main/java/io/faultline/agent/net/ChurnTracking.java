@@ -3,6 +3,7 @@ package io.faultline.agent.net;
 import io.faultline.agent.AgentRuntime;
 import io.faultline.agent.instrumentation.ModuleSwitch;
 import io.faultline.bootstrap.ConnectHook;
+import io.faultline.core.Loggers;
 import io.faultline.core.config.FaultlineConfig;
 import io.faultline.core.host.PortBudget;
 import io.faultline.core.host.ProcFs;
@@ -24,7 +25,7 @@ import java.util.function.Consumer;
  */
 public final class ChurnTracking {
 
-  private static final System.Logger LOG = System.getLogger(ChurnTracking.class.getName());
+  private static final System.Logger LOG = Loggers.get(ChurnTracking.class.getName());
 
   private ChurnTracking() {}
 

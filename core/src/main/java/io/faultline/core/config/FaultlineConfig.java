@@ -1,5 +1,6 @@
 package io.faultline.core.config;
 
+import io.faultline.core.Loggers;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -41,7 +42,7 @@ public final class FaultlineConfig {
    * premain}, and the JDK's logger set-up took 20-30 ms of the application's main thread there.
    */
   private static final class Log {
-    static final System.Logger LOG = System.getLogger(FaultlineConfig.class.getName());
+    static final System.Logger LOG = Loggers.get(FaultlineConfig.class.getName());
   }
 
   private final Map<String, ConfigKey<?>> keys;

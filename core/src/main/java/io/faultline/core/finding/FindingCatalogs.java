@@ -1,5 +1,6 @@
 package io.faultline.core.finding;
 
+import io.faultline.core.Loggers;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -10,7 +11,7 @@ import java.util.ServiceLoader;
 /** Every {@link FindingType} declared by a {@link FindingCatalog} on the class path. */
 public final class FindingCatalogs {
 
-  private static final System.Logger LOG = System.getLogger(FindingCatalogs.class.getName());
+  private static final System.Logger LOG = Loggers.get(FindingCatalogs.class.getName());
 
   private FindingCatalogs() {}
 

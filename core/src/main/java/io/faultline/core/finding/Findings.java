@@ -2,6 +2,7 @@ package io.faultline.core.finding;
 
 import io.faultline.core.Jfr;
 import io.faultline.core.LogText;
+import io.faultline.core.Loggers;
 import io.faultline.core.config.CoreConfigKeys;
 import io.faultline.core.config.FaultlineConfig;
 import io.faultline.core.observe.Observations;
@@ -82,7 +83,7 @@ public final class Findings {
     this(
         config.get(CoreConfigKeys.FINDINGS_LOG_INTERVAL),
         Clock.systemUTC(),
-        System.getLogger(Findings.class.getName()));
+        Loggers.get(Findings.class.getName()));
   }
 
   /** Reports {@code finding}: makes it active, or updates the active one of its id and subject. */

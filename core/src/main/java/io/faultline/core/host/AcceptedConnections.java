@@ -1,5 +1,6 @@
 package io.faultline.core.host;
 
+import io.faultline.core.Loggers;
 import io.faultline.core.finding.Finding;
 import io.faultline.core.finding.Findings;
 import io.faultline.core.net.Outcome;
@@ -250,7 +251,7 @@ public final class AcceptedConnections implements MeterBinder, AutoCloseable {
   private Sweep fellBack(String reason) {
     fallbacks.incrementAndGet();
     if (fallbackLogged.compareAndSet(false, true)) {
-      System.getLogger(AcceptedConnections.class.getName())
+      Loggers.get(AcceptedConnections.class.getName())
           .log(
               System.Logger.Level.INFO,
               "Faultline: accepted connections are read one TCP_INFO each, not in one sock_diag"

@@ -1,5 +1,6 @@
 package io.faultline.core.metrics;
 
+import io.faultline.core.Loggers;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
@@ -17,7 +18,7 @@ import java.util.function.Function;
  */
 public final class OwnedMeters {
 
-  private static final System.Logger LOG = System.getLogger(OwnedMeters.class.getName());
+  private static final System.Logger LOG = Loggers.get(OwnedMeters.class.getName());
 
   private final String owner;
   private final List<Map.Entry<MeterRegistry, Meter>> owned = new ArrayList<>();

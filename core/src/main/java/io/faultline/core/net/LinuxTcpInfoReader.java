@@ -7,6 +7,7 @@ import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
+import io.faultline.core.Loggers;
 import io.faultline.core.net.foreign.ForeignTcpInfoReader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -23,7 +24,7 @@ import java.util.Optional;
  */
 final class LinuxTcpInfoReader implements TcpInfoReader {
 
-  private static final System.Logger LOG = System.getLogger(LinuxTcpInfoReader.class.getName());
+  private static final System.Logger LOG = Loggers.get(LinuxTcpInfoReader.class.getName());
 
   private static final int IPPROTO_TCP = 6;
   private static final int TCP_INFO = 11;

@@ -1,5 +1,6 @@
 package io.faultline.core.net;
 
+import io.faultline.core.Loggers;
 import java.lang.System.Logger.Level;
 import java.nio.ByteOrder;
 import java.util.Locale;
@@ -115,7 +116,7 @@ final class UnsupportedTcpInfoReader implements TcpInfoReader {
 
   static void logOnce(String reason) {
     if (LOGGED.compareAndSet(false, true)) {
-      System.getLogger("io.faultline.core.net")
+      Loggers.get("io.faultline.core.net")
           .log(Level.INFO, "Faultline: per-connection TCP facts are off: " + reason);
     }
   }

@@ -1,5 +1,6 @@
 package io.faultline.core.observe;
 
+import io.faultline.core.Loggers;
 import io.faultline.core.finding.Finding;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -31,7 +32,7 @@ public final class Observations {
   /** The kind of an ended guarded transaction; see {@link #transaction}. */
   public static final String TRANSACTION = "transaction";
 
-  private static final System.Logger LOG = System.getLogger(Observations.class.getName());
+  private static final System.Logger LOG = Loggers.get(Observations.class.getName());
   private static final CopyOnWriteArrayList<BiConsumer<String, Map<String, Object>>> SUBSCRIBERS =
       new CopyOnWriteArrayList<>();
 

@@ -1,5 +1,6 @@
 package io.faultline.jooq.pool;
 
+import io.faultline.core.Loggers;
 import java.lang.ref.WeakReference;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -19,7 +20,7 @@ import javax.sql.DataSource;
  */
 public final class HikariPoolReader {
 
-  private static final System.Logger LOG = System.getLogger(HikariPoolReader.class.getName());
+  private static final System.Logger LOG = Loggers.get(HikariPoolReader.class.getName());
   private static final String HIKARI_DATA_SOURCE = "com.zaxxer.hikari.HikariDataSource";
 
   private final WeakReference<Object> dataSource;

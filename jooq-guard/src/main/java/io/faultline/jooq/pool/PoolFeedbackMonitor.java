@@ -1,5 +1,6 @@
 package io.faultline.jooq.pool;
 
+import io.faultline.core.Loggers;
 import io.faultline.core.config.FaultlineConfig;
 import io.faultline.core.finding.Finding;
 import io.faultline.core.finding.Findings;
@@ -44,7 +45,7 @@ import javax.sql.DataSource;
  */
 public final class PoolFeedbackMonitor implements AutoCloseable {
 
-  private static final System.Logger LOG = System.getLogger(PoolFeedbackMonitor.class.getName());
+  private static final System.Logger LOG = Loggers.get(PoolFeedbackMonitor.class.getName());
 
   /** The shortest time between readings. */
   static final Duration MIN_INTERVAL = Duration.ofMillis(50);

@@ -1,5 +1,6 @@
 package io.faultline.jooq.pool;
 
+import io.faultline.core.Loggers;
 import io.faultline.core.config.FaultlineConfig;
 import java.time.Duration;
 import java.util.Objects;
@@ -61,7 +62,7 @@ public record PoolFeedbackThresholds(
           config.get(PoolFeedbackConfigKeys.LOCK_WAITERS),
           config.get(PoolFeedbackConfigKeys.SLOW_STATEMENT));
     } catch (IllegalArgumentException e) {
-      System.getLogger(PoolFeedbackThresholds.class.getName())
+      Loggers.get(PoolFeedbackThresholds.class.getName())
           .log(
               System.Logger.Level.WARNING,
               "faultline: " + e.getMessage() + "; using the defaults of jooq.pool-feedback.*");

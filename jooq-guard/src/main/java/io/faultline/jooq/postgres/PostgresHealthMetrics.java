@@ -1,5 +1,6 @@
 package io.faultline.jooq.postgres;
 
+import io.faultline.core.Loggers;
 import io.faultline.core.config.FaultlineConfig;
 import io.faultline.core.finding.Finding;
 import io.faultline.core.finding.Findings;
@@ -48,7 +49,7 @@ import javax.sql.DataSource;
  */
 public final class PostgresHealthMetrics implements MeterBinder, AutoCloseable {
 
-  private static final System.Logger LOG = System.getLogger(PostgresHealthMetrics.class.getName());
+  private static final System.Logger LOG = Loggers.get(PostgresHealthMetrics.class.getName());
   private static final String SOURCE = "jooq.health";
   private static final List<String> SLRUS =
       List.of(

@@ -1,5 +1,6 @@
 package io.faultline.jooq.timeout;
 
+import io.faultline.core.Loggers;
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -11,7 +12,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Watchdog {
 
-  private static final System.Logger LOG = System.getLogger(Watchdog.class.getName());
+  private static final System.Logger LOG = Loggers.get(Watchdog.class.getName());
 
   private static final ScheduledThreadPoolExecutor EXECUTOR = create();
 

@@ -1,6 +1,7 @@
 package io.faultline.kafka.config;
 
 import io.faultline.core.LogText;
+import io.faultline.core.Loggers;
 import io.faultline.core.finding.Finding;
 import io.faultline.core.finding.Findings;
 import java.lang.System.Logger.Level;
@@ -16,7 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class AdviceReporter {
 
-  private static final System.Logger LOG = System.getLogger(AdviceReporter.class.getName());
+  private static final System.Logger LOG = Loggers.get(AdviceReporter.class.getName());
 
   private final Findings findings;
   private final Set<String> reported = ConcurrentHashMap.newKeySet();

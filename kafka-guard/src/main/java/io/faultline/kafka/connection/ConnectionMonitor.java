@@ -1,6 +1,7 @@
 package io.faultline.kafka.connection;
 
 import io.faultline.core.LogText;
+import io.faultline.core.Loggers;
 import io.faultline.core.finding.Finding;
 import io.faultline.core.finding.Findings;
 import io.faultline.core.net.Outcome;
@@ -36,7 +37,7 @@ import java.util.function.LongSupplier;
  */
 public final class ConnectionMonitor implements AutoCloseable {
 
-  private static final System.Logger LOG = System.getLogger(ConnectionMonitor.class.getName());
+  private static final System.Logger LOG = Loggers.get(ConnectionMonitor.class.getName());
 
   private final Findings findings;
   private final Recycler recycler;

@@ -1,5 +1,6 @@
 package io.faultline.kafka.connection;
 
+import io.faultline.core.Loggers;
 import io.faultline.core.finding.Finding;
 import io.faultline.core.net.Outcome;
 import io.faultline.core.net.ProcNetTcp;
@@ -111,7 +112,7 @@ public final class ConnectionReport {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (Exception e) {
-      System.getLogger(ConnectionReport.class.getName())
+      Loggers.get(ConnectionReport.class.getName())
           .log(System.Logger.Level.INFO, "Faultline: cannot list the brokers: " + e);
     }
     return addresses;

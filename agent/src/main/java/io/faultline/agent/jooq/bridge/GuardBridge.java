@@ -4,6 +4,7 @@ import io.faultline.agent.AgentRuntime;
 import io.faultline.agent.jooq.JooqHealth;
 import io.faultline.agent.jooq.NestingHotspots;
 import io.faultline.agent.jooq.TransactionHooks;
+import io.faultline.core.Loggers;
 import io.faultline.jooq.FlattenedRollbackException;
 import io.faultline.jooq.GuardedTransactionProvider;
 import io.faultline.jooq.NestedTransactionException;
@@ -88,7 +89,7 @@ public final class GuardBridge implements TransactionHooks {
           && !name.equals(Ledger.DATA_KEY)) {
         if (!reportedApplicationGuard) {
           reportedApplicationGuard = true;
-          System.getLogger(GuardBridge.class.getName())
+          Loggers.get(GuardBridge.class.getName())
               .log(
                   System.Logger.Level.INFO,
                   "faultline: a jOOQ transaction is already guarded by the application's"
