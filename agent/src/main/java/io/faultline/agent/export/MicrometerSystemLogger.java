@@ -69,12 +69,9 @@ final class MicrometerSystemLogger extends AbstractInternalLogger {
     if (!logger.isLoggable(level)) {
       return;
     }
+    // A cause is an argument no placeholder takes, so format leaves it out by itself.
     Object[] args = arguments == null ? new Object[0] : arguments;
-    Throwable cause = cause(format, args);
-    int formatted = cause == null ? args.length : args.length - 1;
-    Object[] used = new Object[formatted];
-    System.arraycopy(args, 0, used, 0, formatted);
-    logger.log(level, format(format, used), cause);
+    logger.log(level, format(format, args), cause(format, args));
   }
 
   private void emitMessage(Level level, String message, Throwable cause) {
