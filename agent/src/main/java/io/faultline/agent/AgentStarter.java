@@ -31,8 +31,8 @@ import io.faultline.core.host.HostTcpMetrics;
 import io.faultline.core.host.ListenerQueues;
 import io.faultline.core.net.SocketFds;
 import io.faultline.kafka.broker.RequestClientIds;
+import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintStream;
 import java.lang.instrument.Instrumentation;
 import java.time.Duration;
@@ -177,7 +177,7 @@ final class AgentStarter {
       MicrometerInternalLogging.useSystemLogger();
       // The agent's meters, from the start; the Prometheus registry that writes them at /metrics
       // is built on the first scrape (DeferredMetricsPage), keeping its classes out of the start.
-      MeterRegistry registry = new SimpleMeterRegistry();
+      MeterRegistry registry = new CumulativeMeterRegistry(Clock.SYSTEM);
       Findings findings = new Findings(config);
       StatusPage page = new StatusPage("Faultline agent " + AgentVersion.get());
       AgentRuntime runtime = new AgentRuntime(config, findings, registry, page, scheduler);

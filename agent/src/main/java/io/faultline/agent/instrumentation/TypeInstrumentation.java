@@ -71,5 +71,20 @@ public record TypeInstrumentation(
     public static AdviceBinding of(MethodMatcher methods, String adviceClassName) {
       return new AdviceBinding(methods, adviceClassName, true);
     }
+
+    /**
+     * The name of the advice class {@code simpleName} nested in {@code outer}. Naming it this way
+     * rather than by {@code Advice.class.getName()} keeps it unloaded: a class literal loads the
+     * class, and each load is start-up CPU the application pays for a class that only its bytes are
+     * needed of. {@code ShippedAdviceIsInlinableTest} checks every shipped name.
+     */
+    public static String nestedIn(Class<?> outer, String simpleName) {
+      return outer.getName() + '$' + simpleName;
+    }
+
+    /** The name of the advice class {@code simpleName} in the package of {@code neighbour}. */
+    public static String besides(Class<?> neighbour, String simpleName) {
+      return neighbour.getPackageName() + '.' + simpleName;
+    }
   }
 }

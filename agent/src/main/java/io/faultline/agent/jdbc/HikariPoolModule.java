@@ -1,6 +1,7 @@
 package io.faultline.agent.jdbc;
 
 import static io.faultline.agent.instrumentation.MethodMatcher.isConstructor;
+import static io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding.besides;
 
 import io.faultline.agent.instrumentation.InstrumentationModule;
 import io.faultline.agent.instrumentation.ModuleSwitch;
@@ -50,6 +51,7 @@ public final class HikariPoolModule implements InstrumentationModule {
     return List.of(
         TypeInstrumentation.forType(
             HIKARI_DATA_SOURCE,
-            AdviceBinding.of(isConstructor(), HikariConstructedAdvice.class.getName())));
+            AdviceBinding.of(
+                isConstructor(), besides(HikariPoolModule.class, "HikariConstructedAdvice"))));
   }
 }

@@ -4,6 +4,7 @@ import static io.faultline.agent.instrumentation.MethodMatcher.isPublic;
 import static io.faultline.agent.instrumentation.MethodMatcher.named;
 import static io.faultline.agent.instrumentation.MethodMatcher.takesArgument;
 import static io.faultline.agent.instrumentation.MethodMatcher.takesArguments;
+import static io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding.besides;
 
 import io.faultline.agent.instrumentation.InstrumentationModule;
 import io.faultline.agent.instrumentation.MethodMatcher;
@@ -60,9 +61,12 @@ public final class JooqTransactionModule implements InstrumentationModule {
             type ->
                 TypeInstrumentation.forType(
                     type,
-                    AdviceBinding.of(phase("begin"), BeginAdvice.class.getName()),
-                    AdviceBinding.of(phase("commit"), CommitAdvice.class.getName()),
-                    AdviceBinding.of(phase("rollback"), RollbackAdvice.class.getName())))
+                    AdviceBinding.of(
+                        phase("begin"), besides(JooqTransactionModule.class, "BeginAdvice")),
+                    AdviceBinding.of(
+                        phase("commit"), besides(JooqTransactionModule.class, "CommitAdvice")),
+                    AdviceBinding.of(
+                        phase("rollback"), besides(JooqTransactionModule.class, "RollbackAdvice"))))
         .toList();
   }
 

@@ -4,6 +4,7 @@ import static io.faultline.agent.instrumentation.MethodMatcher.isStatic;
 import static io.faultline.agent.instrumentation.MethodMatcher.named;
 import static io.faultline.agent.instrumentation.MethodMatcher.returns;
 import static io.faultline.agent.instrumentation.MethodMatcher.takesArgument;
+import static io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding.nestedIn;
 
 import io.faultline.agent.instrumentation.TypeInstrumentation;
 import io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding;
@@ -35,7 +36,7 @@ public final class ClientUtilsInstrumentation {
         TYPE,
         AdviceBinding.of(
             named("createNetworkClient").and(isStatic()).and(takesArgument(0, ABSTRACT_CONFIG)),
-            ConfigCheckAdvice.class.getName()));
+            nestedIn(ClientUtilsInstrumentation.class, "ConfigCheckAdvice")));
   }
 
   static TypeInstrumentation stagger() {
@@ -45,7 +46,7 @@ public final class ClientUtilsInstrumentation {
             named("createNetworkClient")
                 .and(takesArgument(0, ABSTRACT_CONFIG))
                 .and(returns(NetworkClientInstrumentation.TYPE)),
-            TimeoutsAdvice.class.getName(),
+            nestedIn(ClientUtilsInstrumentation.class, "TimeoutsAdvice"),
             false));
   }
 

@@ -3,6 +3,7 @@ package io.faultline.agent.kafka;
 import static io.faultline.agent.instrumentation.MethodMatcher.named;
 import static io.faultline.agent.instrumentation.MethodMatcher.takesArgument;
 import static io.faultline.agent.instrumentation.MethodMatcher.takesArguments;
+import static io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding.nestedIn;
 
 import io.faultline.agent.instrumentation.MethodMatcher;
 import io.faultline.agent.instrumentation.TypeInstrumentation;
@@ -24,12 +25,18 @@ public final class ConnectionStatesInstrumentation {
   static TypeInstrumentation stagger() {
     return TypeInstrumentation.forType(
         TYPE,
-        AdviceBinding.of(nodeAndTime("canConnect"), CanConnectAdvice.class.getName()),
-        AdviceBinding.of(nodeAndTime("connectionDelay"), ConnectionDelayAdvice.class.getName()),
+        AdviceBinding.of(
+            nodeAndTime("canConnect"),
+            nestedIn(ConnectionStatesInstrumentation.class, "CanConnectAdvice")),
+        AdviceBinding.of(
+            nodeAndTime("connectionDelay"),
+            nestedIn(ConnectionStatesInstrumentation.class, "ConnectionDelayAdvice")),
         AdviceBinding.of(
             named("ready").and(takesArguments(1)).and(takesArgument(0, String.class)),
-            ReadyAdvice.class.getName()),
-        AdviceBinding.of(nodeAndTime("disconnected"), DisconnectedAdvice.class.getName()));
+            nestedIn(ConnectionStatesInstrumentation.class, "ReadyAdvice")),
+        AdviceBinding.of(
+            nodeAndTime("disconnected"),
+            nestedIn(ConnectionStatesInstrumentation.class, "DisconnectedAdvice")));
   }
 
   private static MethodMatcher nodeAndTime(String name) {

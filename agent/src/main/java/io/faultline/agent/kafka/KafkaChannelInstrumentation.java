@@ -2,6 +2,7 @@ package io.faultline.agent.kafka;
 
 import static io.faultline.agent.instrumentation.MethodMatcher.named;
 import static io.faultline.agent.instrumentation.MethodMatcher.takesArguments;
+import static io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding.nestedIn;
 
 import io.faultline.agent.instrumentation.TypeInstrumentation;
 import io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding;
@@ -21,7 +22,10 @@ public final class KafkaChannelInstrumentation {
 
   static TypeInstrumentation phases() {
     return TypeInstrumentation.forType(
-        TYPE, AdviceBinding.of(named("write").and(takesArguments(0)), WriteAdvice.class.getName()));
+        TYPE,
+        AdviceBinding.of(
+            named("write").and(takesArguments(0)),
+            nestedIn(KafkaChannelInstrumentation.class, "WriteAdvice")));
   }
 
   /**

@@ -3,6 +3,7 @@ package io.faultline.agent.kafka;
 import static io.faultline.agent.instrumentation.MethodMatcher.named;
 import static io.faultline.agent.instrumentation.MethodMatcher.takesArgument;
 import static io.faultline.agent.instrumentation.MethodMatcher.takesArguments;
+import static io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding.nestedIn;
 
 import io.faultline.agent.instrumentation.TypeInstrumentation;
 import io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding;
@@ -37,8 +38,10 @@ public final class NetworkClientInstrumentation {
             named("initiateConnect")
                 .and(takesArguments(2))
                 .and(takesArgument(0, "org.apache.kafka.common.Node")),
-            InitiateConnectAdvice.class.getName()),
-        AdviceBinding.of(named("close").and(takesArguments(0)), CloseAdvice.class.getName()));
+            nestedIn(NetworkClientInstrumentation.class, "InitiateConnectAdvice")),
+        AdviceBinding.of(
+            named("close").and(takesArguments(0)),
+            nestedIn(NetworkClientInstrumentation.class, "CloseAdvice")));
   }
 
   static TypeInstrumentation phases() {
@@ -48,12 +51,15 @@ public final class NetworkClientInstrumentation {
             named("doSend")
                 .and(takesArguments(4))
                 .and(takesArgument(0, "org.apache.kafka.clients.ClientRequest")),
-            DoSendAdvice.class.getName()));
+            nestedIn(NetworkClientInstrumentation.class, "DoSendAdvice")));
   }
 
   static TypeInstrumentation connections() {
     return TypeInstrumentation.forType(
-        TYPE, AdviceBinding.of(named("poll").and(takesArguments(2)), PollAdvice.class.getName()));
+        TYPE,
+        AdviceBinding.of(
+            named("poll").and(takesArguments(2)),
+            nestedIn(NetworkClientInstrumentation.class, "PollAdvice")));
   }
 
   /**

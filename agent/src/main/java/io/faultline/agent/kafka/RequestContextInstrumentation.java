@@ -1,6 +1,7 @@
 package io.faultline.agent.kafka;
 
 import static io.faultline.agent.instrumentation.MethodMatcher.isConstructor;
+import static io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding.nestedIn;
 
 import io.faultline.agent.instrumentation.TypeInstrumentation;
 import io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding;
@@ -21,7 +22,9 @@ public final class RequestContextInstrumentation {
 
   static TypeInstrumentation clientIds() {
     return TypeInstrumentation.forType(
-        TYPE, AdviceBinding.of(isConstructor(), ConstructedAdvice.class.getName()));
+        TYPE,
+        AdviceBinding.of(
+            isConstructor(), nestedIn(RequestContextInstrumentation.class, "ConstructedAdvice")));
   }
 
   /** A request's context was built: its connection and client id. */

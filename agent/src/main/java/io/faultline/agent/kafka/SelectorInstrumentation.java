@@ -3,6 +3,7 @@ package io.faultline.agent.kafka;
 import static io.faultline.agent.instrumentation.MethodMatcher.named;
 import static io.faultline.agent.instrumentation.MethodMatcher.takesArgument;
 import static io.faultline.agent.instrumentation.MethodMatcher.takesArguments;
+import static io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding.nestedIn;
 
 import io.faultline.agent.instrumentation.TypeInstrumentation;
 import io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding;
@@ -41,12 +42,12 @@ public final class SelectorInstrumentation {
             named("buildAndAttachKafkaChannel")
                 .and(takesArguments(3))
                 .and(takesArgument(0, "java.nio.channels.SocketChannel")),
-            ChannelOpenAdvice.class.getName()),
+            nestedIn(SelectorInstrumentation.class, "ChannelOpenAdvice")),
         AdviceBinding.of(
             named("close")
                 .and(takesArguments(2))
                 .and(takesArgument(0, KafkaChannelInstrumentation.TYPE)),
-            ChannelCloseAdvice.class.getName()));
+            nestedIn(SelectorInstrumentation.class, "ChannelCloseAdvice")));
   }
 
   static TypeInstrumentation phases() {
@@ -56,15 +57,16 @@ public final class SelectorInstrumentation {
             named("write")
                 .and(takesArguments(1))
                 .and(takesArgument(0, KafkaChannelInstrumentation.TYPE)),
-            WriteAdvice.class.getName()),
+            nestedIn(SelectorInstrumentation.class, "WriteAdvice")),
         AdviceBinding.of(
-            named("attemptRead").and(takesArguments(1)), AttemptReadAdvice.class.getName()),
+            named("attemptRead").and(takesArguments(1)),
+            nestedIn(SelectorInstrumentation.class, "AttemptReadAdvice")),
         AdviceBinding.of(
             named("addToCompletedReceives").and(takesArguments(3)),
-            CompletedReceiveAdvice.class.getName()),
+            nestedIn(SelectorInstrumentation.class, "CompletedReceiveAdvice")),
         AdviceBinding.of(
             named("poll").and(takesArguments(1)).and(takesArgument(0, "long")),
-            PollAdvice.class.getName()));
+            nestedIn(SelectorInstrumentation.class, "PollAdvice")));
   }
 
   /**

@@ -3,6 +3,7 @@ package io.faultline.agent.kafka;
 import static io.faultline.agent.instrumentation.MethodMatcher.named;
 import static io.faultline.agent.instrumentation.MethodMatcher.takesArgument;
 import static io.faultline.agent.instrumentation.MethodMatcher.takesArguments;
+import static io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding.nestedIn;
 
 import io.faultline.agent.instrumentation.TypeInstrumentation;
 import io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding;
@@ -25,7 +26,7 @@ public final class SslTransportLayerInstrumentation {
         TYPE,
         AdviceBinding.of(
             named("flush").and(takesArguments(1)).and(takesArgument(0, "java.nio.ByteBuffer")),
-            FlushAdvice.class.getName()));
+            nestedIn(SslTransportLayerInstrumentation.class, "FlushAdvice")));
   }
 
   /**

@@ -3,6 +3,7 @@ package io.faultline.agent.net;
 import static io.faultline.agent.instrumentation.MethodMatcher.named;
 import static io.faultline.agent.instrumentation.MethodMatcher.takesArgument;
 import static io.faultline.agent.instrumentation.MethodMatcher.takesArguments;
+import static io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding.besides;
 
 import io.faultline.agent.instrumentation.BytePattern;
 import io.faultline.agent.instrumentation.InstrumentationModule;
@@ -75,16 +76,17 @@ public final class ConnectChurnModule implements InstrumentationModule {
                     .and(takesArguments(2))
                     .and(takesArgument(0, java.net.SocketAddress.class))
                     .and(takesArgument(1, int.class)),
-                SocketConnectAdvice.class.getName())),
+                besides(ConnectChurnModule.class, "SocketConnectAdvice"))),
         TypeInstrumentation.forType(
             "sun.nio.ch.SocketChannelImpl",
             AdviceBinding.of(
-                named("connect").and(takesArguments(1)), ChannelConnectAdvice.class.getName()),
+                named("connect").and(takesArguments(1)),
+                besides(ConnectChurnModule.class, "ChannelConnectAdvice")),
             AdviceBinding.of(
                 named("finishConnect").and(takesArguments(0)),
-                ChannelFinishConnectAdvice.class.getName()),
+                besides(ConnectChurnModule.class, "ChannelFinishConnectAdvice")),
             AdviceBinding.of(
                 named("blockingConnect").and(takesArguments(2)),
-                ChannelBlockingConnectAdvice.class.getName())));
+                besides(ConnectChurnModule.class, "ChannelBlockingConnectAdvice"))));
   }
 }

@@ -6,6 +6,7 @@ import static io.faultline.agent.instrumentation.MethodMatcher.isPublic;
 import static io.faultline.agent.instrumentation.MethodMatcher.isStatic;
 import static io.faultline.agent.instrumentation.MethodMatcher.isSynthetic;
 import static io.faultline.agent.instrumentation.MethodMatcher.not;
+import static io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding.besides;
 
 import io.faultline.agent.instrumentation.BytePattern;
 import io.faultline.agent.instrumentation.InstrumentationModule;
@@ -131,6 +132,8 @@ public final class TransactionalModule implements InstrumentationModule {
             type ->
                 (type.access() & Opcodes.ACC_INTERFACE) == 0
                     && !startsWithPackage(type.internalName(), "org.springframework."),
-            List.of(new AdviceBinding(methods, TransactionalAdvice.class.getName(), false))));
+            List.of(
+                new AdviceBinding(
+                    methods, besides(TransactionalModule.class, "TransactionalAdvice"), false))));
   }
 }
