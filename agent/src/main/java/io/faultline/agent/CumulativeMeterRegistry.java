@@ -30,7 +30,7 @@ import java.util.function.ToLongFunction;
 /**
  * The agent's own meter registry: what Micrometer's {@code SimpleMeterRegistry} with its default
  * configuration keeps (cumulative meters, seconds, histograms over a one-minute window), without
- * that registry's configuration and its validation, which loaded some twenty classes into every
+ * that registry's configuration and its validation, which loaded about seventeen classes into every
  * application's start-up for settings the agent never changes.
  */
 final class CumulativeMeterRegistry extends MeterRegistry {
