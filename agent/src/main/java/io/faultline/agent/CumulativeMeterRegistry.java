@@ -56,8 +56,7 @@ final class CumulativeMeterRegistry extends MeterRegistry {
   protected Timer newTimer(
       Meter.Id id, DistributionStatisticConfig histogram, PauseDetector pauseDetector) {
     Timer timer =
-        new CumulativeTimer(
-            id, clock, withWindow(histogram), pauseDetector, getBaseTimeUnit(), false);
+        new CumulativeTimer(id, clock, histogram, pauseDetector, getBaseTimeUnit(), false);
     HistogramGauges.registerWithCommonFormat(timer, this);
     return timer;
   }
@@ -66,7 +65,7 @@ final class CumulativeMeterRegistry extends MeterRegistry {
   protected DistributionSummary newDistributionSummary(
       Meter.Id id, DistributionStatisticConfig histogram, double scale) {
     DistributionSummary summary =
-        new CumulativeDistributionSummary(id, clock, withWindow(histogram), scale, false);
+        new CumulativeDistributionSummary(id, clock, histogram, scale, false);
     HistogramGauges.registerWithCommonFormat(summary, this);
     return summary;
   }
@@ -105,15 +104,12 @@ final class CumulativeMeterRegistry extends MeterRegistry {
     return TimeUnit.SECONDS;
   }
 
+  /** Merged by {@link MeterRegistry} into every timer's and summary's configuration. */
   @Override
   protected DistributionStatisticConfig defaultHistogramConfig() {
     return DistributionStatisticConfig.builder()
         .expiry(HISTOGRAM_WINDOW)
         .build()
         .merge(DistributionStatisticConfig.DEFAULT);
-  }
-
-  private static DistributionStatisticConfig withWindow(DistributionStatisticConfig histogram) {
-    return histogram.merge(DistributionStatisticConfig.builder().expiry(HISTOGRAM_WINDOW).build());
   }
 }

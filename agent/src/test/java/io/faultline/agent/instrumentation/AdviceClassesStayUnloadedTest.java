@@ -89,11 +89,5 @@ class AdviceClassesStayUnloadedTest {
     public Enumeration<URL> getResources(String name) throws IOException {
       return findResources(name);
     }
-
-    @Override
-    public URL getResource(String name) {
-      URL own = findResource(name);
-      return own != null ? own : super.getResource(name);
-    }
   }
 }
