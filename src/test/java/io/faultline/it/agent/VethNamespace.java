@@ -32,12 +32,41 @@ final class VethNamespace implements AutoCloseable {
     this.outsideDevice = outsideDevice;
   }
 
-  /** Creates a namespace whose name starts with {@code prefix} (at most 8 characters). */
+  /**
+   * Creates a namespace whose name starts with {@code prefix} (at most 8 characters), on a subnet
+   * whose names are free. A pair from a namespace deleted a moment ago can outlive it (the kernel
+   * tears namespaces down in the background), so a taken name is skipped, not fatal.
+   */
   static VethNamespace create(String prefix) throws Exception {
-    int subnet = ThreadLocalRandom.current().nextInt(1, 255);
-    String name = prefix + "-" + subnet;
-    String hostSide = "fl" + subnet + "h";
-    String nsSide = "fl" + subnet + "n";
+    IllegalStateException last = null;
+    for (int attempt = 0; attempt < 8; attempt++) {
+      int subnet = ThreadLocalRandom.current().nextInt(1, 255);
+      String name = prefix + "-" + subnet;
+      String hostSide = "fl" + subnet + "h";
+      String nsSide = "fl" + subnet + "n";
+      if (taken(name, hostSide, nsSide)) {
+        continue;
+      }
+      try {
+        return create(name, subnet, hostSide, nsSide);
+      } catch (IllegalStateException e) {
+        if (!String.valueOf(e.getMessage()).contains("File exists")) {
+          throw e;
+        }
+        last = e; // raced with another namespace for the names: try another subnet
+      }
+    }
+    throw new IllegalStateException("no free subnet in 10.251.0.0/16 after 8 tries", last);
+  }
+
+  private static boolean taken(String name, String hostSide, String nsSide) {
+    return Files.exists(Path.of("/run/netns", name))
+        || Files.exists(Path.of("/sys/class/net", hostSide))
+        || Files.exists(Path.of("/sys/class/net", nsSide));
+  }
+
+  private static VethNamespace create(String name, int subnet, String hostSide, String nsSide)
+      throws Exception {
     String outside = "10.251." + subnet + ".1";
     String inside = "10.251." + subnet + ".2";
     run("ip", "netns", "add", name);
@@ -104,6 +133,15 @@ final class VethNamespace implements AutoCloseable {
 
   @Override
   public void close() {
+    // Deleting the host's end takes the pair down now; the namespace's own teardown would take
+    // it down only when the kernel gets to it, and the next namespace may want the name.
+    if (Files.exists(Path.of("/sys/class/net", outsideDevice))) {
+      try {
+        run("ip", "link", "delete", outsideDevice);
+      } catch (Exception e) {
+        System.out.println("[faultline-it] could not delete link " + outsideDevice + ": " + e);
+      }
+    }
     try {
       run("ip", "netns", "delete", name);
     } catch (Exception e) {
