@@ -73,6 +73,12 @@ final class VethNamespace implements AutoCloseable {
     VethNamespace ns = new VethNamespace(name, inside, outside, nsSide, hostSide);
     try {
       run("ip", "link", "add", hostSide, "type", "veth", "peer", "name", nsSide);
+    } catch (Exception e) {
+      // The names may be another namespace's: only the namespace made here is removed.
+      deleteNamespace(name);
+      throw e;
+    }
+    try {
       run("ip", "link", "set", nsSide, "netns", name);
       run("ip", "addr", "add", outside + "/30", "dev", hostSide);
       run("ip", "link", "set", hostSide, "up");
@@ -142,6 +148,10 @@ final class VethNamespace implements AutoCloseable {
         System.out.println("[faultline-it] could not delete link " + outsideDevice + ": " + e);
       }
     }
+    deleteNamespace(name);
+  }
+
+  private static void deleteNamespace(String name) {
     try {
       run("ip", "netns", "delete", name);
     } catch (Exception e) {
