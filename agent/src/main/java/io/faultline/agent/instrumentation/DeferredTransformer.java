@@ -55,9 +55,8 @@ public final class DeferredTransformer implements ClassFileTransformer {
     List<InstrumentationModule> modulesFor(String className, ClassLoader loader, byte[] classFile);
 
     /**
-     * Asks each of {@code modules} in turn, except those that weave JDK classes: they are woven by
-     * retransformation, never late, so asking them would only cost the loading thread their look at
-     * the class file.
+     * Asks each of {@code modules} in turn. A module that weaves JDK classes names them, so a JDK
+     * class that loads after the module's install retransformed the loaded ones is remembered too.
      */
     static Gate of(List<InstrumentationModule> modules) {
       return new ModulesGate(modules);
@@ -75,10 +74,8 @@ public final class DeferredTransformer implements ClassFileTransformer {
 
     ModulesGate(List<InstrumentationModule> all) {
       for (InstrumentationModule m : all) {
-        if (m.bootstrapClasses().isEmpty()) {
-          modules.add(m);
-          alone.add(List.of(m));
-        }
+        modules.add(m);
+        alone.add(List.of(m));
       }
     }
 

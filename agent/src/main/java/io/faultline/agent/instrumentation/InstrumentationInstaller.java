@@ -45,6 +45,9 @@ public final class InstrumentationInstaller {
   private final SeesAgentClasses seesAgent = new SeesAgentClasses();
   private final Map<InstalledModule, ModuleTransformer> transformers =
       Collections.synchronizedMap(new java.util.IdentityHashMap<>());
+  // JDK classes a module's install retransformed; the late weave leaves them as they are.
+  private final Set<Class<?>> retransformedAtInstall =
+      Collections.synchronizedSet(Collections.newSetFromMap(new java.util.IdentityHashMap<>()));
 
   /**
    * Installs into {@code instrumentation}; advice classes are read from {@code agentLoader}. With
@@ -129,15 +132,8 @@ public final class InstrumentationInstaller {
     }
     List<InstalledModule> modules = new ArrayList<>();
     for (InstalledModule entry : installed) {
-      InstrumentationModule module = entry.module();
-      try {
-        if (entry.moduleSwitch().active()
-            && module.bootstrapClasses().isEmpty()
-            && transformers.containsKey(entry)) {
-          modules.add(entry);
-        }
-      } catch (RuntimeException | LinkageError e) {
-        AgentErrors.weaveFailed(entry.name(), "(late weave)", e);
+      if (entry.moduleSwitch().active() && transformers.containsKey(entry)) {
+        modules.add(entry);
       }
     }
     List<Class<?>> targets = new ArrayList<>();
@@ -177,19 +173,28 @@ public final class InstrumentationInstaller {
   private boolean isTargeted(
       Class<?> type, DeferredTransformer.EarlyClass early, List<InstalledModule> modules) {
     ClassLoader loader = type.getClassLoader();
-    if (loader == null || !instrumentation.isModifiableClass(type) || !seesAgent.test(loader)) {
+    if (!instrumentation.isModifiableClass(type)) {
       return false;
     }
     String internalName = type.getName().replace('.', '/');
+    if (loader == null) {
+      return isBootstrapTarget(type, internalName, early, modules);
+    }
+    if (!seesAgent.test(loader)) {
+      return false;
+    }
     for (InstalledModule entry : modules) {
-      if (transformers.get(entry).names(internalName)) {
+      ModuleTransformer transformer = transformers.get(entry);
+      if (!transformer.bootstrap() && transformer.names(internalName)) {
         return true;
       }
     }
     byte[] classFile = null;
     for (InstalledModule entry : modules) {
       ModuleTransformer transformer = transformers.get(entry);
-      if (!transformer.filters() || !early.mayBeWovenBy(entry.module())) {
+      if (transformer.bootstrap()
+          || !transformer.filters()
+          || !early.mayBeWovenBy(entry.module())) {
         continue;
       }
       try {
@@ -205,6 +210,31 @@ public final class InstrumentationInstaller {
         }
       } catch (RuntimeException | LinkageError e) {
         // a class file that cannot be read or parsed is left as it loaded
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether a JDK class that loaded during the start is a target of a module that weaves JDK
+   * classes and was not already retransformed when that module was installed: it loaded after the
+   * module's scan of the loaded classes and, like every class of the start, unwoven. Without this,
+   * a {@code java.net.Socket} first loaded in that window stayed unwoven for the life of the JVM.
+   */
+  private boolean isBootstrapTarget(
+      Class<?> type,
+      String internalName,
+      DeferredTransformer.EarlyClass early,
+      List<InstalledModule> modules) {
+    if (retransformedAtInstall.contains(type)) {
+      return false;
+    }
+    for (InstalledModule entry : modules) {
+      ModuleTransformer transformer = transformers.get(entry);
+      if (transformer.bootstrap()
+          && early.mayBeWovenBy(entry.module())
+          && transformer.names(internalName)) {
+        return true;
       }
     }
     return false;
@@ -352,6 +382,9 @@ public final class InstrumentationInstaller {
         done.add(type);
         try {
           instrumentation.retransformClasses(type);
+          if (bootstrap) {
+            retransformedAtInstall.add(type);
+          }
         } catch (Throwable e) {
           AgentErrors.weaveFailed(entry.name(), type.getName(), e);
         }

@@ -120,6 +120,11 @@ final class ModuleTransformer implements ClassFileTransformer {
     return true;
   }
 
+  /** Whether it weaves classes of the bootstrap loader (and only those). */
+  boolean bootstrap() {
+    return bootstrap;
+  }
+
   /** Whether a type instrumentation of the module names {@code internalName}. */
   boolean names(String internalName) {
     return named.containsKey(internalName);

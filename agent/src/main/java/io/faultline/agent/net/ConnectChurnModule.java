@@ -5,7 +5,6 @@ import static io.faultline.agent.instrumentation.MethodMatcher.takesArgument;
 import static io.faultline.agent.instrumentation.MethodMatcher.takesArguments;
 import static io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding.besides;
 
-import io.faultline.agent.instrumentation.BytePattern;
 import io.faultline.agent.instrumentation.InstrumentationModule;
 import io.faultline.agent.instrumentation.ModuleSwitch;
 import io.faultline.agent.instrumentation.TypeInstrumentation;
@@ -25,9 +24,8 @@ import java.util.List;
  */
 public final class ConnectChurnModule implements InstrumentationModule {
 
-  private static final BytePattern SOCKET = BytePattern.of("java/net/Socket");
-  private static final BytePattern SOCKET_CHANNEL =
-      BytePattern.of("java/nio/channels/SocketChannel");
+  private static final String SOCKET = "java.net.Socket";
+  private static final String SOCKET_CHANNEL_IMPL = "sun.nio.ch.SocketChannelImpl";
 
   /** The module name: the {@code module} tag of {@code faultline.agent.errors}. */
   public static final String NAME = "jdk-socket-connect";
@@ -56,21 +54,21 @@ public final class ConnectChurnModule implements InstrumentationModule {
   }
 
   /**
-   * Application classes that name a JDK socket type (they may connect as soon as they run), so
-   * their first connect is counted. The JDK's socket classes themselves never wait: the agent's
-   * start thread may need them while the woven classes are retransformed; they are woven by
-   * retransformation, and a connect the JDK makes on its own in the first moments is not counted.
+   * The two JDK classes it weaves. Those already loaded are retransformed when the module is
+   * installed; one that an application thread loads after that, while the agent is still starting,
+   * loads unwoven like every class of the start and is retransformed when the start ends. A connect
+   * made before then is not counted.
    */
   @Override
   public boolean mayWeave(String className, ClassLoader loader, byte[] classFile) {
-    return loader != null && (SOCKET.foundIn(classFile) || SOCKET_CHANNEL.foundIn(classFile));
+    return loader == null && (className.equals(SOCKET) || className.equals(SOCKET_CHANNEL_IMPL));
   }
 
   @Override
   public List<TypeInstrumentation> types() {
     return List.of(
         TypeInstrumentation.forType(
-            "java.net.Socket",
+            SOCKET,
             AdviceBinding.of(
                 named("connect")
                     .and(takesArguments(2))
@@ -78,7 +76,7 @@ public final class ConnectChurnModule implements InstrumentationModule {
                     .and(takesArgument(1, int.class)),
                 besides(ConnectChurnModule.class, "SocketConnectAdvice"))),
         TypeInstrumentation.forType(
-            "sun.nio.ch.SocketChannelImpl",
+            SOCKET_CHANNEL_IMPL,
             AdviceBinding.of(
                 named("connect").and(takesArguments(1)),
                 besides(ConnectChurnModule.class, "ChannelConnectAdvice")),

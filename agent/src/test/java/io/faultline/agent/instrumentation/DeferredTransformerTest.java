@@ -2,6 +2,7 @@ package io.faultline.agent.instrumentation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.faultline.agent.net.ConnectChurnModule;
 import java.lang.instrument.ClassFileTransformer;
 import java.nio.charset.StandardCharsets;
 import java.security.ProtectionDomain;
@@ -155,6 +156,21 @@ class DeferredTransformerTest {
         .containsExactly(kafka);
     assertThat(gate.modulesFor("org.jooq.impl.DSL", APP, new byte[0])).containsExactly(jooq);
     assertThat(gate.modulesFor("com.example.Main", APP, new byte[0])).isEmpty();
+  }
+
+  @Test
+  void theGateNamesTheModuleThatWeavesJdkClassesForThoseJdkClassesOnly() {
+    InstrumentationModule sockets = new ConnectChurnModule();
+    InstrumentationModule kafka = new NamedModule("kafka");
+    DeferredTransformer.Gate gate = DeferredTransformer.Gate.of(List.of(kafka, sockets));
+
+    assertThat(gate.modulesFor("java.net.Socket", null, new byte[0])).containsExactly(sockets);
+    assertThat(gate.modulesFor("sun.nio.ch.SocketChannelImpl", null, new byte[0]))
+        .containsExactly(sockets);
+    assertThat(gate.modulesFor("java.net.Socket", APP, new byte[0]))
+        .as("a class of that name outside the bootstrap loader is not the JDK's")
+        .isEmpty();
+    assertThat(gate.modulesFor("java.lang.String", null, new byte[0])).isEmpty();
   }
 
   @Test
