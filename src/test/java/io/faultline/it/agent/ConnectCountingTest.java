@@ -75,7 +75,7 @@ class ConnectCountingTest {
   }
 
   /** The counter of {@code destination} in the printed metrics, 0 when it has none. */
-  private static long counted(String stdout, String destination) {
+  static long counted(String stdout, String destination) {
     Matcher m =
         Pattern.compile(
                 "faultline_net_connects_(?:connections_)?total\\{destination=\""

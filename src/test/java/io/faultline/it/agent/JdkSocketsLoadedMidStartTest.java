@@ -63,7 +63,7 @@ class JdkSocketsLoadedMidStartTest {
             "\"name\":\"jdk-socket-connect\",\"state\":\"ACTIVE\",\"reason\":\"\","
                 + "\"woven\":[\"java.net.Socket\",\"sun.nio.ch.SocketChannelImpl\"]");
     for (String kind : new String[] {"socket", "channel"}) {
-      assertThat(counted(stdout, destination(stdout, kind)))
+      assertThat(ConnectCountingTest.counted(stdout, destination(stdout, kind)))
           .as("connects counted for %s; output:%n%s", kind, output)
           .isEqualTo(N);
     }
@@ -73,16 +73,5 @@ class JdkSocketsLoadedMidStartTest {
     Matcher m = Pattern.compile("kind " + kind + " (\\S+)").matcher(stdout);
     assertThat(m.find()).as("kind " + kind).isTrue();
     return m.group(1);
-  }
-
-  /** The counter of {@code destination} in the printed metrics, 0 when it has none. */
-  private static long counted(String stdout, String destination) {
-    Matcher m =
-        Pattern.compile(
-                "faultline_net_connects_connections_total\\{destination=\""
-                    + Pattern.quote(destination)
-                    + "\"[^}]*} (\\S+)")
-            .matcher(stdout);
-    return m.find() ? (long) Double.parseDouble(m.group(1)) : 0;
   }
 }

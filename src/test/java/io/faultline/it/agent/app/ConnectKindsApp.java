@@ -36,21 +36,7 @@ public final class ConnectKindsApp {
     InetAddress loopback = InetAddress.getByName("127.0.0.1");
     List<ServerSocket> servers = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
-      ServerSocket server = new ServerSocket(0, 200, loopback);
-      servers.add(server);
-      Thread acceptor =
-          new Thread(
-              () -> {
-                while (true) {
-                  try (Socket accepted = server.accept()) {
-                    accepted.getInputStream().read();
-                  } catch (IOException e) {
-                    return;
-                  }
-                }
-              });
-      acceptor.setDaemon(true);
-      acceptor.start();
+      servers.add(acceptingServer(loopback));
     }
     InetSocketAddress socketConnect = (InetSocketAddress) servers.get(0).getLocalSocketAddress();
     InetSocketAddress socketConstructor =
@@ -126,6 +112,25 @@ public final class ConnectKindsApp {
     for (ServerSocket server : servers) {
       server.close();
     }
+  }
+
+  /** A loopback server whose daemon thread accepts every connection and reads it to its end. */
+  static ServerSocket acceptingServer(InetAddress loopback) throws IOException {
+    ServerSocket server = new ServerSocket(0, 200, loopback);
+    Thread acceptor =
+        new Thread(
+            () -> {
+              while (true) {
+                try (Socket accepted = server.accept()) {
+                  accepted.getInputStream().read();
+                } catch (IOException e) {
+                  return;
+                }
+              }
+            });
+    acceptor.setDaemon(true);
+    acceptor.start();
+    return server;
   }
 
   private static void print(String kind, InetSocketAddress address) {

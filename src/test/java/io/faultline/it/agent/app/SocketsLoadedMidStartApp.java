@@ -1,6 +1,5 @@
 package io.faultline.it.agent.app;
 
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -44,8 +43,8 @@ public final class SocketsLoadedMidStartApp {
     AgentReady.awaitExport();
 
     InetAddress loopback = InetAddress.getByName("127.0.0.1");
-    try (ServerSocket forSockets = acceptingServer(loopback);
-        ServerSocket forChannels = acceptingServer(loopback)) {
+    try (ServerSocket forSockets = ConnectKindsApp.acceptingServer(loopback);
+        ServerSocket forChannels = ConnectKindsApp.acceptingServer(loopback)) {
       InetSocketAddress socketTarget = (InetSocketAddress) forSockets.getLocalSocketAddress();
       InetSocketAddress channelTarget = (InetSocketAddress) forChannels.getLocalSocketAddress();
       System.out.println("kind socket 127.0.0.1:" + socketTarget.getPort());
@@ -116,24 +115,5 @@ public final class SocketsLoadedMidStartApp {
       }
     }
     return false;
-  }
-
-  /** A loopback server that accepts and closes every connection. */
-  private static ServerSocket acceptingServer(InetAddress loopback) throws IOException {
-    ServerSocket server = new ServerSocket(0, 200, loopback);
-    Thread acceptor =
-        new Thread(
-            () -> {
-              while (true) {
-                try (Socket accepted = server.accept()) {
-                  accepted.getInputStream().read();
-                } catch (IOException e) {
-                  return;
-                }
-              }
-            });
-    acceptor.setDaemon(true);
-    acceptor.start();
-    return server;
   }
 }
