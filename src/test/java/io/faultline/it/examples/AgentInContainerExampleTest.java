@@ -80,12 +80,22 @@ class AgentInContainerExampleTest {
         Thread.sleep(500);
       }
       String logs = app.getLogs();
+      String agentAfter = get(base + "/faultline/agent");
       System.out.println(
           "[examples] agent in container: "
               + connects
-              + " connections to 127.0.0.1:8080 counted; log:\n"
+              + " connections to 127.0.0.1:8080 counted; /faultline/agent: "
+              + agentAfter
+              + "\nlog:\n"
               + logs);
-      assertThat(connects).as("connections the agent counted").isGreaterThanOrEqualTo(20);
+      // Both JDK socket classes woven, however early the service first loaded them.
+      assertThat(agentAfter)
+          .contains(
+              "\"name\":\"jdk-socket-connect\",\"state\":\"ACTIVE\",\"reason\":\"\","
+                  + "\"woven\":[\"java.net.Socket\",\"sun.nio.ch.SocketChannelImpl\"]");
+      assertThat(connects)
+          .as("connections the agent counted; /faultline/agent: %s", agentAfter)
+          .isGreaterThanOrEqualTo(20);
       assertThat(logs)
           .contains(
               "Picked up JAVA_TOOL_OPTIONS: -javaagent:/faultline/faultline-agent.jar",
