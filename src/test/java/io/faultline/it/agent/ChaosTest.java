@@ -128,9 +128,12 @@ class ChaosTest {
             service -> back[0] = ChaosFaults.crashPostgres(postgres, service));
     System.out.printf(
         Locale.ROOT, "CHAOS pg_crash: accepting connections again %.1fs after the kill%n", back[0]);
-    assertThat(run.stopped.ledger().failed())
-        .as("transactions the application saw fail before their commit")
-        .isNotEmpty();
+    // The killed backend may have been in its commit by then: that transaction is in doubt, not
+    // failed before its commit (the ledger checks its rows either way).
+    ChaosLedger ledger = run.stopped.ledger();
+    assertThat(ledger.failed().size() + ledger.inDoubt().size())
+        .as("transactions the application saw fail, before or in their commit")
+        .isPositive();
   }
 
   @LongCase
