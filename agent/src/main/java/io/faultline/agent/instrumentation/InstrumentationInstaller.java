@@ -45,9 +45,6 @@ public final class InstrumentationInstaller {
   private final SeesAgentClasses seesAgent = new SeesAgentClasses();
   private final Map<InstalledModule, ModuleTransformer> transformers =
       Collections.synchronizedMap(new java.util.IdentityHashMap<>());
-  // JDK classes a module's install retransformed; the late weave leaves them as they are.
-  private final Set<Class<?>> retransformedAtInstall =
-      Collections.synchronizedSet(Collections.newSetFromMap(new java.util.IdentityHashMap<>()));
 
   /**
    * Installs into {@code instrumentation}; advice classes are read from {@code agentLoader}. With
@@ -217,23 +214,21 @@ public final class InstrumentationInstaller {
 
   /**
    * Whether a JDK class that loaded during the start is a target of a module that weaves JDK
-   * classes and was not already retransformed when that module was installed: it loaded after the
-   * module's scan of the loaded classes and, like every class of the start, unwoven. Without this,
-   * a {@code java.net.Socket} first loaded in that window stayed unwoven for the life of the JVM.
+   * classes and is not woven yet: it loaded after the module's scan of the loaded classes and, like
+   * every class of the start, unwoven. Without this, a {@code java.net.Socket} first loaded in that
+   * window stayed unwoven for the life of the JVM.
    */
   private boolean isBootstrapTarget(
       Class<?> type,
       String internalName,
       DeferredTransformer.EarlyClass early,
       List<InstalledModule> modules) {
-    if (retransformedAtInstall.contains(type)) {
-      return false;
-    }
     for (InstalledModule entry : modules) {
       ModuleTransformer transformer = transformers.get(entry);
       if (transformer.bootstrap()
           && early.mayBeWovenBy(entry.module())
-          && transformer.names(internalName)) {
+          && transformer.names(internalName)
+          && !entry.wovenTypes().contains(type.getName())) {
         return true;
       }
     }
@@ -382,9 +377,6 @@ public final class InstrumentationInstaller {
         done.add(type);
         try {
           instrumentation.retransformClasses(type);
-          if (bootstrap) {
-            retransformedAtInstall.add(type);
-          }
         } catch (Throwable e) {
           AgentErrors.weaveFailed(entry.name(), type.getName(), e);
         }
