@@ -139,13 +139,17 @@ class KafkaAgentStaggerTest {
             String.valueOf(PARTITIONS),
             String.valueOf(PRODUCERS),
             ready.toString())) {
+      long t0 = System.nanoTime();
       long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
       while (!Files.exists(ready) && running.isAlive() && System.nanoTime() < deadline) {
         Thread.sleep(200);
       }
       assertThat(ready).as("all producers had records acknowledged").exists();
+      long tReady = System.nanoTime();
       restarted.restart();
+      long tRestarted = System.nanoTime();
       awaitInSync(kafka, 2);
+      long tInSync = System.nanoTime();
       Thread.sleep(3000); // producers settle on the new leaders; node 2 is wanted by none
       ConnectionWatcher watcher = new ConnectionWatcher(running.pid(), broker);
       watcher.start();
@@ -161,7 +165,18 @@ class KafkaAgentStaggerTest {
       watcher.stop();
       GateTally decisions = GateTally.scrape(List.of(port), 2).since(before);
       running.send("stop");
+      long tStop = System.nanoTime();
       ChildJvm.Result result = running.awaitExit(120);
+      // Where the run's time went, to compare a slow run (or the embedded mode) with others.
+      System.out.printf(
+          "  [gate %s] s: producers ready %.1f, restart %.1f, in sync %.1f, watched %.1f,"
+              + " exit %.1f%n",
+          gate ? "on" : "off",
+          (tReady - t0) / 1e9,
+          (tRestarted - tReady) / 1e9,
+          (tInSync - tRestarted) / 1e9,
+          (tStop - tInSync) / 1e9,
+          (System.nanoTime() - tStop) / 1e9);
       ChildJvm.save("kafka-stagger-" + (gate ? "on" : "off") + ".stderr.txt", result.stderr());
       result.assertCleanExit();
       List<Long> offsets = new ArrayList<>();

@@ -20,6 +20,8 @@ import java.util.stream.Collectors;
  */
 final class EmbeddedKafkaCluster implements KafkaCluster {
 
+  private static final Duration CLOSE_GRACE = Duration.ofSeconds(15);
+
   private final List<Node> nodes;
 
   EmbeddedKafkaCluster(int size) {
@@ -91,9 +93,17 @@ final class EmbeddedKafkaCluster implements KafkaCluster {
     return List.copyOf(nodes);
   }
 
+  /**
+   * Stops every node at once and kills what is still running after {@link #CLOSE_GRACE}. One by
+   * one, the last nodes of a cluster lose their controller quorum and the last one's shutdown waits
+   * for it until {@link Node#stop()} gives up (a minute); the data is thrown away, as a container's
+   * is when Testcontainers removes it.
+   */
   @Override
   public void close() {
-    nodes.forEach(Node::stopQuietly);
+    nodes.forEach(Node::signalStopQuietly);
+    long deadline = System.nanoTime() + CLOSE_GRACE.toNanos();
+    nodes.forEach(node -> node.awaitStopOrKillQuietly(deadline));
   }
 
   private static int freePort() {
@@ -212,12 +222,32 @@ final class EmbeddedKafkaCluster implements KafkaCluster {
       }
     }
 
-    void stopQuietly() {
+    /** Asks the broker to stop (a paused one is resumed first) without waiting for it. */
+    synchronized void signalStopQuietly() {
       try {
         unpause();
-        stop();
+        if (process != null && process.isAlive()) {
+          process.destroy();
+        }
       } catch (RuntimeException e) {
         System.err.println("[faultline-it] could not stop kafka node " + id + ": " + e);
+      }
+    }
+
+    /** Waits for a stopping broker until {@code deadline} (nano time), then kills it. */
+    synchronized void awaitStopOrKillQuietly(long deadline) {
+      if (process == null) {
+        return;
+      }
+      try {
+        long left = Math.max(0, deadline - System.nanoTime());
+        if (!process.waitFor(left, TimeUnit.NANOSECONDS)) {
+          kill();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (RuntimeException e) {
+        System.err.println("[faultline-it] could not kill kafka node " + id + ": " + e);
       }
     }
 
