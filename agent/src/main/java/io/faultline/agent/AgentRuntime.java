@@ -5,6 +5,7 @@ import io.faultline.agent.instrumentation.InstalledModule;
 import io.faultline.core.config.FaultlineConfig;
 import io.faultline.core.finding.Findings;
 import io.faultline.core.host.DoctorReport;
+import io.faultline.core.metrics.LateRegistry;
 import io.faultline.kafka.phase.PhaseMeters;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
@@ -26,7 +27,7 @@ public final class AgentRuntime {
 
   private final FaultlineConfig config;
   private final Findings findings;
-  private final MeterRegistry meters;
+  private final AgentRegistry meters;
   private final StatusPage statusPage;
   private final ScheduledExecutorService scheduler;
   private final AtomicReference<List<InstalledModule>> modules = new AtomicReference<>(List.of());
@@ -40,7 +41,7 @@ public final class AgentRuntime {
   AgentRuntime(
       FaultlineConfig config,
       Findings findings,
-      MeterRegistry meters,
+      AgentRegistry meters,
       StatusPage statusPage,
       ScheduledExecutorService scheduler) {
     this.config = Objects.requireNonNull(config, "config");
@@ -72,8 +73,20 @@ public final class AgentRuntime {
     return findings;
   }
 
-  /** The agent's meter registry; its meters are scraped at /metrics and mirrored to the app. */
+  /**
+   * The agent's meter registry; its meters are scraped at /metrics and mirrored to the app. The
+   * first call creates it: code that runs while the application starts registers through {@link
+   * #lateMeters()} instead.
+   */
   public MeterRegistry meters() {
+    return meters.get();
+  }
+
+  /**
+   * The agent's meter registry as code running during the application's start-up should use it:
+   * what it registers waits, without loading Micrometer, until the export creates the registry.
+   */
+  public LateRegistry lateMeters() {
     return meters;
   }
 

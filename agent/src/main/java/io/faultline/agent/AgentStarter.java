@@ -5,7 +5,6 @@ import io.faultline.agent.export.BuiltInSections;
 import io.faultline.agent.export.DeferredMetricsPage;
 import io.faultline.agent.export.EndpointSetup;
 import io.faultline.agent.export.FindingsJson;
-import io.faultline.agent.export.MicrometerInternalLogging;
 import io.faultline.agent.export.MicrometerWatcher;
 import io.faultline.agent.export.OtlpExporter;
 import io.faultline.agent.export.ScrapeEndpoint;
@@ -31,7 +30,6 @@ import io.faultline.core.host.HostTcpMetrics;
 import io.faultline.core.host.ListenerQueues;
 import io.faultline.core.net.SocketFds;
 import io.faultline.kafka.broker.RequestClientIds;
-import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.PrintStream;
 import java.lang.instrument.Instrumentation;
@@ -45,12 +43,12 @@ import java.util.concurrent.TimeUnit;
 /**
  * Starts the agent. On the thread of {@code premain}: configuration (problems printed to stderr),
  * {@code java.base/sun.nio.ch} opened, the modules discovered and the {@link DeferredTransformer}
- * registered. Then, on the agent's start thread while {@code main} runs: the meter registry, the
- * instrumentation modules (a class one of them targets that {@code main} loads meanwhile is woven
- * afterwards by retransformation: no application thread waits for the agent), connection churn, the
- * Micrometer bridge; and on the agent's scheduler, once the application's start-up has settled
- * ({@link AfterStartup}): the meters, the endpoint and the host doctor. Each step that fails is
- * reported and skipped; the others still run.
+ * registered. Then, on the agent's start thread while {@code main} runs: the instrumentation
+ * modules (a class one of them targets that {@code main} loads meanwhile is woven afterwards by
+ * retransformation: no application thread waits for the agent) and connection churn; and on the
+ * agent's scheduler, once the application's start-up has settled ({@link AfterStartup}): the meter
+ * registry with the meters that waited for it ({@link AgentRegistry}), the Micrometer bridge, the
+ * endpoint and the host doctor. Each step that fails is reported and skipped; the others still run.
  */
 final class AgentStarter {
 
@@ -174,10 +172,10 @@ final class AgentStarter {
                 t.setDaemon(true);
                 return t;
               });
-      MicrometerInternalLogging.useSystemLogger();
-      // The agent's meters, from the start; the Prometheus registry that writes them at /metrics
-      // is built on the first scrape (DeferredMetricsPage), keeping its classes out of the start.
-      MeterRegistry registry = new CumulativeMeterRegistry(Clock.SYSTEM);
+      // The meter registry is created by the export, after the application's start-up: what
+      // registers meters before that waits for it (AgentRegistry); the Prometheus registry that
+      // writes them at /metrics is built on the first scrape (DeferredMetricsPage).
+      AgentRegistry registry = new AgentRegistry(err);
       Findings findings = new Findings(config);
       StatusPage page = new StatusPage("Faultline agent " + AgentVersion.get());
       AgentRuntime runtime = new AgentRuntime(config, findings, registry, page, scheduler);
@@ -214,14 +212,6 @@ final class AgentStarter {
             TimeUnit.NANOSECONDS.toMillis(AgentStartup.REPORT_ABOVE_NANOS));
       }
       step(err, "tracking connection churn", () -> ChurnTracking.start(runtime));
-      if (config.isFeatureEnabled(AgentConfigKeys.MICROMETER_BRIDGE)) {
-        step(
-            err,
-            "watching for the application's Micrometer",
-            () ->
-                MicrometerWatcher.watch(
-                    instrumentation, new ApplicationMicrometerBridge(registry), scheduler));
-      }
       // Installed from here on: the JDK connect module (connection churn) included.
       runtime.setStartup(startup);
       step(
@@ -240,7 +230,7 @@ final class AgentStarter {
           scheduler,
           deferred::classesDefined,
           () -> {
-            step(err, "starting export", () -> startExport(runtime, err));
+            step(err, "starting export", () -> startExport(runtime, instrumentation, err));
             runtime.markExportStarted();
           });
     }
@@ -301,9 +291,20 @@ final class AgentStarter {
     runtime.setModules(installer.install(modules, runtime.config()));
   }
 
-  private static void startExport(AgentRuntime runtime, PrintStream err) {
+  private static void startExport(
+      AgentRuntime runtime, Instrumentation instrumentation, PrintStream err) {
     FaultlineConfig config = runtime.config();
+    // Creates the registry and registers what waited for it.
     MeterRegistry registry = runtime.meters();
+    if (config.isFeatureEnabled(AgentConfigKeys.MICROMETER_BRIDGE)) {
+      // Here, with the registry: a service that loaded Micrometer meanwhile is bridged at once.
+      step(
+          err,
+          "watching for the application's Micrometer",
+          () ->
+              MicrometerWatcher.watch(
+                  instrumentation, new ApplicationMicrometerBridge(registry), runtime.scheduler()));
+    }
     for (InstalledModule m : runtime.modules()) {
       AgentMeters.AGENT_ERRORS
           .functionCounter(m, InstalledModule::errors)

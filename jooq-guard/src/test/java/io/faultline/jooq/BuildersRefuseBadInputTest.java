@@ -113,6 +113,7 @@ class BuildersRefuseBadInputTest {
     refusesNull(() -> b.monitoringJdbcUrl(null, "u", "p"), "jdbcUrl");
     refusesNull(() -> b.findings(null), "findings");
     refusesNull(() -> b.meterRegistry(null), "meterRegistry");
+    refusesNull(() -> b.lateMeterRegistry(null), "lateMeterRegistry");
     refusesNull(() -> b.executor(null), "executor");
     refusesNull(() -> b.nanoClock(null), "nanoClock");
     refusesNull(() -> b.start(null), "interval");

@@ -85,7 +85,7 @@ public final class HikariPools {
     PoolFeedbackMonitor.builderForHikari(dataSource)
         .config(runtime.config())
         .findings(runtime.findings())
-        .meterRegistry(runtime.meters())
+        .lateMeterRegistry(runtime.lateMeters())
         .start()
         .ifPresent(
             monitor -> {

@@ -52,11 +52,14 @@ public final class JooqHealth {
             "faultline: no PostgreSQL health polling for " + LogText.oneLine(product));
         return;
       }
-      PostgresHealthMetrics.builder(dataSource)
-          .config(runtime.config())
-          .findings(runtime.findings())
-          .build()
-          .bindTo(runtime.meters());
+      PostgresHealthMetrics health =
+          PostgresHealthMetrics.builder(dataSource)
+              .config(runtime.config())
+              .findings(runtime.findings())
+              .build();
+      // Polling (and its findings) from now; its meters once the agent's registry exists.
+      health.start();
+      runtime.lateMeters().whenReady(health::bindTo);
     } catch (Exception | LinkageError e) {
       LOG.log(
           System.Logger.Level.WARNING,

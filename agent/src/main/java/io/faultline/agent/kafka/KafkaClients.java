@@ -6,6 +6,7 @@ import io.faultline.core.LogText;
 import io.faultline.core.Loggers;
 import io.faultline.core.config.FaultlineConfig;
 import io.faultline.core.finding.Findings;
+import io.faultline.core.metrics.LateRegistry;
 import io.faultline.core.net.TcpInfoReader;
 import io.faultline.kafka.ClientType;
 import io.faultline.kafka.KafkaConfigKeys;
@@ -22,7 +23,6 @@ import io.faultline.kafka.reconnect.ConnectAdmission;
 import io.faultline.kafka.reconnect.MeteredGateListener;
 import io.faultline.kafka.reconnect.ReconnectGate;
 import io.faultline.kafka.reconnect.StaggerSettings;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.lang.System.Logger.Level;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
@@ -56,7 +56,7 @@ public final class KafkaClients {
 
   private final FaultlineConfig config;
   private final Findings findings;
-  private final MeterRegistry meters;
+  private final LateRegistry meters;
   private final ScheduledExecutorService scheduler;
   private final boolean phasesOn;
   private final boolean staggerOn;
@@ -81,7 +81,7 @@ public final class KafkaClients {
    *
    * @param config the configuration (features, intervals, the gate's settings)
    * @param findings where findings go
-   * @param meters where the phase, gate and connection meters go
+   * @param meters where the phase, gate and connection meters go, once the registry exists
    * @param scheduler runs the periodic checks and the sampling of a slow request's connection
    * @param tcpInfo reads TCP_INFO of a descriptor
    * @param socketFdsAvailable whether a socket's descriptor can be found (delivery sampling needs
@@ -91,7 +91,7 @@ public final class KafkaClients {
   record Services(
       FaultlineConfig config,
       Findings findings,
-      MeterRegistry meters,
+      LateRegistry meters,
       ScheduledExecutorService scheduler,
       TcpInfoReader tcpInfo,
       boolean socketFdsAvailable,
@@ -155,7 +155,7 @@ public final class KafkaClients {
             new Services(
                 runtime.config(),
                 runtime.findings(),
-                runtime.meters(),
+                runtime.lateMeters(),
                 runtime.scheduler(),
                 AgentTcpInfo.readerLoadedOnFirstRead(),
                 runtime.socketFdsUnavailable().isEmpty(),

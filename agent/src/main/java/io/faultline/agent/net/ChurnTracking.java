@@ -59,7 +59,7 @@ public final class ChurnTracking {
           }
         };
     ConnectHook.callback = counter;
-    metrics.bindTo(runtime.meters());
+    runtime.lateMeters().whenReady(metrics::bindTo);
     Duration interval = config.get(ChurnKeys.INTERVAL);
     long millis =
         interval.toMillis() > 0

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.faultline.core.config.ConfigSources;
 import io.faultline.core.config.FaultlineConfig;
 import io.faultline.core.finding.Findings;
+import io.faultline.core.metrics.LateRegistry;
 import io.faultline.core.net.Outcome;
 import io.faultline.core.net.TcpInfo;
 import io.faultline.core.net.TcpInfoReader;
@@ -54,7 +55,13 @@ class KafkaClientsTest {
         FaultlineConfig.builder().sources(ConfigSources.of(Map.of(), Map.of(), agentArgs)).load();
     return new KafkaClients(
         new KafkaClients.Services(
-            config, new Findings(config), meters, scheduler, tcpInfo, true, clock::get));
+            config,
+            new Findings(config),
+            LateRegistry.of(meters),
+            scheduler,
+            tcpInfo,
+            true,
+            clock::get));
   }
 
   /** A platform without TCP_INFO: delivery cannot be observed, everything else works. */

@@ -5,6 +5,7 @@ import io.faultline.core.config.FaultlineConfig;
 import io.faultline.core.finding.Finding;
 import io.faultline.core.finding.Findings;
 import io.faultline.core.metrics.CommonTags;
+import io.faultline.core.metrics.LateRegistry;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
@@ -68,8 +69,9 @@ public final class PoolFeedbackMonitor implements AutoCloseable {
   private final AtomicLong ok = new AtomicLong();
   private final AtomicLong failed = new AtomicLong();
   private final AtomicLong unavailable = new AtomicLong();
+  // Guarded by itself, with boundTo: the registry the meters went into (see bindMeters).
   private final List<Meter> meters = new ArrayList<>();
-  private final MeterRegistry registry;
+  private MeterRegistry boundTo;
   private final Tags meterTags;
   private final Object readLock = new Object();
   private volatile double lockWaiters = Double.NaN;
@@ -85,12 +87,22 @@ public final class PoolFeedbackMonitor implements AutoCloseable {
     this.probes = b::probe;
     this.feedback = new PoolFeedback(b.thresholds);
     this.findings = b.findings;
-    this.registry = b.registry;
     this.meterTags = b.meterTags;
     this.nanoClock = b.nanoClock;
     this.source = PoolFeedbackConfigKeys.FEATURE + "/" + pool.poolName();
-    if (registry != null) {
-      registerMeters(registry, pool.poolName());
+    if (b.registry != null) {
+      b.registry.whenReady(this::bindMeters);
+    }
+  }
+
+  /** Registers the meters into {@code r}, unless the monitor closed first. */
+  private void bindMeters(MeterRegistry r) {
+    synchronized (meters) {
+      if (closed || boundTo != null) {
+        return;
+      }
+      boundTo = r;
+      registerMeters(r, pool.poolName());
     }
   }
 
@@ -267,8 +279,10 @@ public final class PoolFeedbackMonitor implements AutoCloseable {
     if (findings != null) {
       findings.replaceAll(source, List.of());
     }
-    if (registry != null) {
-      meters.forEach(registry::remove);
+    synchronized (meters) {
+      if (boundTo != null) {
+        meters.forEach(boundTo::remove);
+      }
     }
   }
 
@@ -291,7 +305,7 @@ public final class PoolFeedbackMonitor implements AutoCloseable {
     private Duration interval = PoolFeedbackConfigKeys.INTERVAL.defaultValue();
     private boolean enabled = true;
     private Findings findings;
-    private MeterRegistry registry;
+    private LateRegistry registry;
     private Tags meterTags = Tags.empty();
     private ScheduledExecutorService executor;
     private LongSupplier nanoClock = System::nanoTime;
@@ -337,7 +351,16 @@ public final class PoolFeedbackMonitor implements AutoCloseable {
 
     /** Where the lock-waiter and statement-age gauges go. */
     public Builder meterRegistry(MeterRegistry registry) {
-      this.registry = Objects.requireNonNull(registry, "meterRegistry");
+      this.registry = LateRegistry.of(Objects.requireNonNull(registry, "meterRegistry"));
+      return this;
+    }
+
+    /**
+     * Where the gauges go, for a caller whose registry may not exist yet (the agent's, created
+     * after the application's start-up): they are registered once it does.
+     */
+    public Builder lateMeterRegistry(LateRegistry registry) {
+      this.registry = Objects.requireNonNull(registry, "lateMeterRegistry");
       return this;
     }
 

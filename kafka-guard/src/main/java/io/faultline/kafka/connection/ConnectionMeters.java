@@ -1,5 +1,6 @@
 package io.faultline.kafka.connection;
 
+import io.faultline.core.metrics.LateRegistry;
 import io.faultline.core.metrics.MeterDoc;
 import io.faultline.kafka.KafkaMeterTags;
 import io.faultline.kafka.KafkaMeters;
@@ -33,15 +34,15 @@ final class ConnectionMeters {
     SUM
   }
 
-  private final MeterRegistry registry;
+  private final LateRegistry registry;
   private final KafkaMeterTags tagging;
   private final Map<Tags, Group> groups = new HashMap<>();
 
   /**
-   * @param registry where the gauges go
+   * @param registry where the gauges go, once it exists
    * @param tagging which tags a set carries
    */
-  public ConnectionMeters(MeterRegistry registry, KafkaMeterTags tagging) {
+  public ConnectionMeters(LateRegistry registry, KafkaMeterTags tagging) {
     this.registry = registry;
     this.tagging = tagging == null ? KafkaMeterTags.DEFAULT : tagging;
   }
@@ -52,8 +53,9 @@ final class ConnectionMeters {
     Group g = groups.get(tags);
     if (g == null) {
       g = new Group();
-      register(g, tags);
       groups.put(tags, g);
+      Group added = g;
+      registry.whenReady(r -> register(added, tags, r));
     }
     g.members = append(g.members, connection);
   }
@@ -68,7 +70,9 @@ final class ConnectionMeters {
     g.members = without(g.members, connection);
     if (g.members.length == 0) {
       groups.remove(tags);
-      g.gauges.forEach(registry::remove);
+      if (g.registry != null) {
+        g.gauges.forEach(g.registry::remove);
+      }
     }
   }
 
@@ -81,7 +85,12 @@ final class ConnectionMeters {
     return tagging.of(c.clientType(), c.clientId(), c.nodeId());
   }
 
-  private void register(Group g, Tags tags) {
+  /** Registers {@code g}'s gauges in {@code r}, unless its last connection went first. */
+  private synchronized void register(Group g, Tags tags, MeterRegistry r) {
+    if (groups.get(tags) != g || g.registry != null) {
+      return;
+    }
+    g.registry = r;
     add(
         g,
         tags,
@@ -130,7 +139,7 @@ final class ConnectionMeters {
         doc.gauge(g, group -> group.combine(combine, value))
             .tags(tags)
             .strongReference(true)
-            .register(registry));
+            .register(g.registry));
   }
 
   private static double value(OptionalLong v) {
@@ -162,6 +171,8 @@ final class ConnectionMeters {
   /** The connections behind one gauge set. */
   private static final class Group {
     volatile BrokerConnection[] members = new BrokerConnection[0];
+    // Both guarded by the ConnectionMeters: where the gauges went, null until they did.
+    MeterRegistry registry;
     final List<Gauge> gauges = new ArrayList<>();
 
     double combine(Combine combine, ToDoubleFunction<TcpFacts> value) {

@@ -4,12 +4,14 @@ import io.faultline.core.LogText;
 import io.faultline.core.Loggers;
 import io.faultline.core.finding.Finding;
 import io.faultline.core.finding.Findings;
+import io.faultline.core.metrics.LateRegistry;
 import io.faultline.core.net.Outcome;
 import io.faultline.core.net.TcpState;
 import io.faultline.kafka.KafkaFindingTypes;
 import io.faultline.kafka.KafkaMeterTags;
 import io.faultline.kafka.KafkaMeters;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -41,7 +43,7 @@ public final class ConnectionMonitor implements AutoCloseable {
 
   private final Findings findings;
   private final Recycler recycler;
-  private final MeterRegistry registry;
+  private final LateRegistry registry;
   private final ConnectionMeters gauges;
   private final KafkaMeterTags tagging;
   private final LongSupplier nanoClock;
@@ -84,6 +86,30 @@ public final class ConnectionMonitor implements AutoCloseable {
       Findings findings,
       Recycler recycler,
       MeterRegistry registry,
+      KafkaMeterTags tagging,
+      LongSupplier nanoClock) {
+    this(
+        findings,
+        recycler,
+        registry == null ? null : LateRegistry.of(registry),
+        tagging,
+        nanoClock);
+  }
+
+  /**
+   * A monitor whose meters go into a registry that may not exist yet: they are registered once it
+   * does.
+   *
+   * @param findings where findings go
+   * @param recycler decides recycling; {@code null} for none
+   * @param registry where the connection gauges go; {@code null} for none
+   * @param tagging which tags the gauges carry
+   * @param nanoClock {@link System#nanoTime()} or a test clock
+   */
+  public ConnectionMonitor(
+      Findings findings,
+      Recycler recycler,
+      LateRegistry registry,
       KafkaMeterTags tagging,
       LongSupplier nanoClock) {
     this.findings = findings;
@@ -239,12 +265,16 @@ public final class ConnectionMonitor implements AutoCloseable {
       return;
     }
     // Tagged like the connection gauges: client.id only where kafka.meters.client-id asks for it.
-    KafkaMeters.CONNECTION_RECYCLES
-        .counter()
-        .tags(tagging.of(connection.clientType(), connection.clientId(), connection.nodeId()))
-        .tag("outcome", decision.name().toLowerCase(java.util.Locale.ROOT))
-        .register(registry)
-        .increment();
+    Tags tags = tagging.of(connection.clientType(), connection.clientId(), connection.nodeId());
+    String outcome = decision.name().toLowerCase(java.util.Locale.ROOT);
+    registry.whenReady(
+        r ->
+            KafkaMeters.CONNECTION_RECYCLES
+                .counter()
+                .tags(tags)
+                .tag("outcome", outcome)
+                .register(r)
+                .increment());
   }
 
   /** Samples every connection every {@code interval} on a daemon thread until {@link #close()}. */

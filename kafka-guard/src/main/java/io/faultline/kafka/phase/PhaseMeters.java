@@ -1,5 +1,6 @@
 package io.faultline.kafka.phase;
 
+import io.faultline.core.metrics.LateRegistry;
 import io.faultline.core.metrics.MeterDoc;
 import io.faultline.kafka.KafkaMeterTags;
 import io.micrometer.core.instrument.FunctionTimer;
@@ -9,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -28,7 +30,7 @@ public final class PhaseMeters {
 
   private record Key(String name, Tags tags) {}
 
-  private final MeterRegistry registry;
+  private final LateRegistry registry;
   private final KafkaMeterTags tagging;
   private final PhaseBuckets buckets;
   private final Map<Key, Timer> timers = new ConcurrentHashMap<>();
@@ -49,7 +51,19 @@ public final class PhaseMeters {
    * @param buckets the bounds {@link #series} is read with
    */
   public PhaseMeters(MeterRegistry registry, KafkaMeterTags tagging, PhaseBuckets buckets) {
-    this.registry = registry;
+    this(LateRegistry.of(registry), tagging, buckets);
+  }
+
+  /**
+   * Timers registered in a registry that may not exist yet: the histograms count from the start,
+   * the timers that read them are registered once it does.
+   *
+   * @param registry where the timers go
+   * @param tagging which tags a series carries
+   * @param buckets the bounds {@link #series} is read with
+   */
+  public PhaseMeters(LateRegistry registry, KafkaMeterTags tagging, PhaseBuckets buckets) {
+    this.registry = Objects.requireNonNull(registry, "registry");
     this.tagging = tagging == null ? KafkaMeterTags.DEFAULT : tagging;
     this.buckets = buckets == null ? PhaseBuckets.defaults() : buckets;
   }
@@ -98,10 +112,13 @@ public final class PhaseMeters {
 
   private Timer register(MeterDoc doc, Tags tags) {
     Timer summed = new Timer(doc);
-    FunctionTimer.builder(doc.name(), summed, Timer::count, Timer::sumNanos, TimeUnit.NANOSECONDS)
-        .description(doc.description())
-        .tags(tags)
-        .register(registry);
+    registry.whenReady(
+        r ->
+            FunctionTimer.builder(
+                    doc.name(), summed, Timer::count, Timer::sumNanos, TimeUnit.NANOSECONDS)
+                .description(doc.description())
+                .tags(tags)
+                .register(r));
     return summed;
   }
 

@@ -3,10 +3,12 @@ package io.faultline.kafka.connection;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.faultline.core.finding.Finding;
+import io.faultline.core.metrics.LateRegistry;
 import io.faultline.core.net.Outcome;
 import io.faultline.core.net.TcpInfo;
 import io.faultline.kafka.ClientType;
 import io.faultline.kafka.KafkaMeterTags;
+import io.faultline.kafka.QueuedRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -117,7 +119,7 @@ class ConnectionHealthTest {
   @Test
   void brokerConnectionKeepsTheLatestSampleAndGaugesReadIt() {
     var registry = new SimpleMeterRegistry();
-    var gauges = new ConnectionMeters(registry, KafkaMeterTags.PER_CLIENT);
+    var gauges = new ConnectionMeters(LateRegistry.of(registry), KafkaMeterTags.PER_CLIENT);
     gauges.add(connection);
     assertThat(registry.get("faultline.kafka.connection.rtt").gauge().value()).isNaN();
 
@@ -145,7 +147,7 @@ class ConnectionHealthTest {
   @Test
   void oneGaugeSetPerClientTypeAndNodeShowsTheWorstConnection() {
     var registry = new SimpleMeterRegistry();
-    var gauges = new ConnectionMeters(registry, KafkaMeterTags.DEFAULT);
+    var gauges = new ConnectionMeters(LateRegistry.of(registry), KafkaMeterTags.DEFAULT);
     var healthyReader = new ScriptedTcpInfoReader();
     healthyReader.set(TcpInfos.healthy().build());
     reader.set(TcpInfos.seed002().build());
@@ -236,5 +238,33 @@ class ConnectionHealthTest {
             },
             reader);
     assertThat(broken.sample().reason()).hasValueSatisfying(r -> assertThat(r).contains("boom"));
+  }
+
+  @Test
+  void gaugesWaitForTheRegistryAndAConnectionGoneBeforeItLeavesNone() {
+    var late = new QueuedRegistry();
+    var gauges = new ConnectionMeters(late, KafkaMeterTags.DEFAULT);
+    var gone =
+        new BrokerConnection(
+            ClientType.CONSUMER,
+            "reader-0",
+            "3",
+            new InetSocketAddress("10.0.0.8", 9092),
+            () -> Outcome.of(8),
+            reader);
+    gauges.add(connection);
+    gauges.add(gone);
+    gauges.remove(gone);
+    reader.set(TcpInfos.seed002().build());
+    connection.sample();
+
+    var registry = new SimpleMeterRegistry();
+    late.open(registry);
+
+    var rtt = registry.get("faultline.kafka.connection.rtt");
+    assertThat(rtt.gauges()).as("node 2's set only").hasSize(1);
+    assertThat(rtt.tags("node.id", "2").gauge().value()).isEqualTo(0.2);
+    gauges.remove(connection);
+    assertThat(registry.getMeters()).isEmpty();
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.faultline.kafka.ClientType;
 import io.faultline.kafka.KafkaMeterTags;
+import io.faultline.kafka.QueuedRegistry;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.ArrayList;
@@ -120,5 +121,27 @@ class MeteredPhaseRecorderTest {
     assertThat(ApiNames.of((short) 250)).isEqualTo("api_250");
     assertThat(ApiNames.of((short) -3)).isEqualTo("api_-3");
     assertThat(ApiNames.of((short) 3)).isEqualTo("metadata");
+  }
+
+  @Test
+  void requestsBeforeTheRegistryExistsAreInTheTimersRegisteredOnceItDoes() {
+    var late = new QueuedRegistry();
+    var meters = new PhaseMeters(late, KafkaMeterTags.DEFAULT, PhaseBuckets.defaults());
+    var recorder = new MeteredPhaseRecorder(meters, ClientType.PRODUCER, "p", "1", null);
+    recorder.record((short) 0, 1_000, 2_000, 3_000, 4_000, 5_000);
+    recorder.record((short) 0, 1_000, 2_000, 3_000, 4_000, 5_000);
+
+    var registry = new SimpleMeterRegistry();
+    assertThat(registry.getMeters()).isEmpty();
+    late.open(registry);
+
+    FunctionTimer queue =
+        registry
+            .get("faultline.kafka.request.phase")
+            .tags("client.type", "producer", "node.id", "1", "api", "produce", "phase", "queue")
+            .functionTimer();
+    assertThat(queue.count()).as("the histograms counted from the first request").isEqualTo(2);
+    recorder.record((short) 0, 1_000, 2_000, 3_000, 4_000, 5_000);
+    assertThat(queue.count()).isEqualTo(3);
   }
 }
