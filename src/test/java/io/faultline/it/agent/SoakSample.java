@@ -14,7 +14,7 @@ import java.util.function.ToDoubleFunction;
  * @param faultlineThreads threads whose name starts with {@code faultline-}
  * @param threads all live threads
  * @param descriptors open file descriptors ({@code /proc/PID/fd})
- * @param series sample lines of the Prometheus scrape
+ * @param series sample lines of the Prometheus scrape, histogram buckets not counted
  * @param findings findings active (all, the host doctor's included)
  * @param serviceFindings findings active about the service's clients, pool and database
  * @param scrapeMillis wall time of the {@code /metrics} request
