@@ -4,6 +4,7 @@ import io.faultline.core.Loggers;
 import io.faultline.core.config.FaultlineConfig;
 import io.faultline.core.finding.Findings;
 import io.faultline.core.metrics.CommonTags;
+import io.faultline.core.metrics.LateRegistry;
 import io.faultline.jooq.internal.SavepointBehaviour;
 import io.faultline.jooq.timeout.TimeoutSettings;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -124,7 +125,7 @@ public final class GuardedTransactionProvider implements TransactionProvider {
     private int callSiteWalksPerSecond = JooqConfigKeys.CALL_SITE_WALKS.defaultValue();
     private SqlLiterals sqlLiterals = JooqConfigKeys.SQL_LITERALS.defaultValue();
     private Boolean savepoints;
-    private MeterRegistry registry;
+    private LateRegistry registry;
     private Tags meterTags = Tags.empty();
     private Findings findings;
 
@@ -226,7 +227,17 @@ public final class GuardedTransactionProvider implements TransactionProvider {
 
     /** Where the meters go; none by default ({@link TransactionGuard#stats()} still counts). */
     public Builder meterRegistry(MeterRegistry registry) {
-      this.registry = Objects.requireNonNull(registry, "meterRegistry");
+      this.registry = LateRegistry.of(Objects.requireNonNull(registry, "meterRegistry"));
+      return this;
+    }
+
+    /**
+     * Where the meters go, for a caller whose registry may not exist yet (the agent's, created
+     * after the application's start-up): they are registered once it does, and the nesting depths
+     * and savepoints per transaction recorded before that are in their summaries then.
+     */
+    public Builder lateMeterRegistry(LateRegistry registry) {
+      this.registry = Objects.requireNonNull(registry, "lateMeterRegistry");
       return this;
     }
 

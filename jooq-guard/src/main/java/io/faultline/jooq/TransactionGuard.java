@@ -1,6 +1,7 @@
 package io.faultline.jooq;
 
 import io.faultline.core.finding.Findings;
+import io.faultline.core.metrics.LateRegistry;
 import io.faultline.core.observe.Observations;
 import io.faultline.jooq.internal.GuardMetrics;
 import io.faultline.jooq.internal.Ledger;
@@ -8,7 +9,6 @@ import io.faultline.jooq.internal.Level;
 import io.faultline.jooq.internal.LevelKind;
 import io.faultline.jooq.timeout.TimeoutSettings;
 import io.faultline.jooq.timeout.TransactionTimeoutException;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.util.Map;
 import java.util.Objects;
@@ -66,7 +66,7 @@ public final class TransactionGuard {
       int callSiteWalksPerSecond,
       SqlLiterals literals,
       Findings findings,
-      MeterRegistry registry,
+      LateRegistry registry,
       Tags meterTags) {
     Objects.requireNonNull(policy, "policy");
     Objects.requireNonNull(timeouts, "timeouts");
@@ -82,7 +82,7 @@ public final class TransactionGuard {
     this.timeouts = new TransactionTimeouts(timeouts, metrics, literals);
     this.listener = new GuardExecuteListener(this.timeouts, rowLocks, errors);
     if (registry != null) {
-      metrics.bindTo(registry, meterTags);
+      metrics.bindWhenReady(registry, meterTags);
     }
   }
 

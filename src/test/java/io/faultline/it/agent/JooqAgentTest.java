@@ -41,6 +41,9 @@ class JooqAgentTest {
     Outcome o = runApp(postgres, Jdk.current(), jooq319(), "warn", "agent_warn");
     assertThat(o.stdout).contains("outer committed", "jooq " + suiteJooqVersion());
     assertThat(o.savepointsCreated).isEqualTo(1.0);
+    // The outer level and the nested one, also when they ran before the agent's registry existed.
+    assertThat(count(NESTING_DEPTHS, o.metrics)).isEqualTo(2.0);
+    assertThat(count(SAVEPOINTS_PER_TRANSACTION, o.metrics)).isEqualTo(1.0);
     assertThat(o.findings)
         .contains("JOOQ_NESTED_TRANSACTION", "JOOQ_SAVEPOINT_AFTER_ROW_LOCK")
         .contains("io.faultline.it.agent.app.JooqNestingApp.lambda$lockThenNestedUpdate");
@@ -101,6 +104,9 @@ class JooqAgentTest {
     assertThat(o.stdout).contains("outer committed", "jooq " + minor);
     assertThat(o.log).doesNotContain("instrumentation module jooq-transaction-provider");
     assertThat(o.savepointsCreated).isEqualTo(1.0);
+    // The outer level and the nested one, also when they ran before the agent's registry existed.
+    assertThat(count(NESTING_DEPTHS, o.metrics)).isEqualTo(2.0);
+    assertThat(count(SAVEPOINTS_PER_TRANSACTION, o.metrics)).isEqualTo(1.0);
     assertThat(o.findings)
         .contains("JOOQ_NESTED_TRANSACTION", "JOOQ_SAVEPOINT_AFTER_ROW_LOCK")
         .contains("io.faultline.it.agent.app.JooqNestingApp.lambda$lockThenNestedUpdate");
@@ -132,7 +138,24 @@ class JooqAgentTest {
    * its standard error (where the agent logs).
    */
   record Outcome(
-      String stdout, double savepointsCreated, String findings, String page, String log) {}
+      String stdout,
+      double savepointsCreated,
+      String findings,
+      String page,
+      String log,
+      String metrics) {}
+
+  private static final Pattern NESTING_DEPTHS =
+      Pattern.compile("faultline_jooq_nesting_depth[a-z_]*_count(?:\\{[^}]*})? ([0-9.]+)");
+  private static final Pattern SAVEPOINTS_PER_TRANSACTION =
+      Pattern.compile(
+          "faultline_jooq_savepoints_per_transaction[a-z_]*_count(?:\\{[^}]*})? ([0-9.]+)");
+
+  private static double count(Pattern summaryCount, String metrics) {
+    Matcher m = summaryCount.matcher(metrics);
+    assertThat(m.find()).as(metrics).isTrue();
+    return Double.parseDouble(m.group(1));
+  }
 
   private static Outcome runApp(
       PostgresServer postgres, Jdk jdk, List<Path> jooq, String nesting, String table)
@@ -188,7 +211,12 @@ class JooqAgentTest {
       Matcher m = CREATED.matcher(metrics.body());
       assertThat(m.find()).as(metrics.body()).isTrue();
       return new Outcome(
-          result.stdout(), Double.parseDouble(m.group(1)), findings, page, result.stderr());
+          result.stdout(),
+          Double.parseDouble(m.group(1)),
+          findings,
+          page,
+          result.stderr(),
+          metrics.body());
     }
   }
 

@@ -1,5 +1,6 @@
 package io.faultline.jooq.internal;
 
+import io.faultline.core.metrics.LateRegistry;
 import io.faultline.core.metrics.MeterDoc;
 import io.faultline.core.metrics.OwnedMeters;
 import io.faultline.jooq.GuardStats;
@@ -12,7 +13,8 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * The guard's counts. They are kept here whether or not a registry is bound (so {@code stats()}
  * always answers); {@link #bindTo} exports them as function counters and adds the two
- * distributions. {@link #close} removes what was registered.
+ * distributions, which also record what came before the bind. {@link #close} removes what was
+ * registered.
  */
 public final class GuardMetrics {
 
@@ -30,8 +32,9 @@ public final class GuardMetrics {
   private final LongAdder lockTimeouts = new LongAdder();
 
   private final OwnedMeters registered = new OwnedMeters("a jOOQ guard");
-  private volatile DistributionSummary depth;
-  private volatile DistributionSummary perTransaction;
+  private final LateSummary depth = new LateSummary();
+  private final LateSummary perTransaction = new LateSummary();
+  private boolean closed;
 
   /** Registers every meter on {@code registry}. */
   public synchronized void bindTo(MeterRegistry registry) {
@@ -65,8 +68,24 @@ public final class GuardMetrics {
             registry,
             JooqMeters.SAVEPOINTS_PER_TRANSACTION.name(),
             r -> JooqMeters.SAVEPOINTS_PER_TRANSACTION.summary().tags(common).register(r));
-    depth = d;
-    perTransaction = p;
+    closed = false;
+    depth.bind(d);
+    perTransaction.bind(p);
+  }
+
+  /**
+   * Registers every meter once {@code registry} exists (at once if it does), unless {@link #close}
+   * came first.
+   */
+  public void bindWhenReady(LateRegistry registry, Tags common) {
+    registry.whenReady(
+        r -> {
+          synchronized (this) {
+            if (!closed) {
+              bindTo(r, common);
+            }
+          }
+        });
   }
 
   private void counter(
@@ -160,24 +179,19 @@ public final class GuardMetrics {
 
   /** Records the depth of a level just begun. */
   public void recordDepth(int levelDepth) {
-    DistributionSummary d = depth;
-    if (d != null) {
-      d.record(levelDepth);
-    }
+    depth.record(levelDepth);
   }
 
   /** Records the savepoints of a top-level transaction that ended. */
   public void recordSavepointsPerTransaction(int savepoints) {
-    DistributionSummary p = perTransaction;
-    if (p != null) {
-      p.record(savepoints);
-    }
+    perTransaction.record(savepoints);
   }
 
   /** Removes every meter registered (not those another guard registered first). */
   public synchronized void close() {
+    closed = true;
     registered.removeAll();
-    depth = null;
-    perTransaction = null;
+    depth.close();
+    perTransaction.close();
   }
 }

@@ -48,7 +48,8 @@ public final class GuardBridge implements TransactionHooks {
     GuardedTransactionProvider.Builder builder =
         GuardedTransactionProvider.wrap(null).config(runtime.config()).findings(runtime.findings());
     if (withMeters) {
-      builder.meterRegistry(runtime.meters());
+      // Late: a transaction during the application's start must not create the registry.
+      builder.lateMeterRegistry(runtime.lateMeters());
     }
     this.guard = builder.buildGuard();
   }

@@ -1,0 +1,84 @@
+package io.faultline.jooq.internal;
+
+import io.micrometer.core.instrument.DistributionSummary;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * A distribution summary of small whole numbers (a nesting depth, savepoints per transaction) that
+ * may be registered after the first values arrive: the agent creates its meter registry only once
+ * the application's start-up has settled, and a transaction run during the start would otherwise go
+ * unrecorded. Until {@link #bind} the values are counted by value; binding records them into the
+ * summary, and every value after that goes straight to it. After {@link #close} values are dropped
+ * until the next bind.
+ *
+ * <p>Only the time before the bind takes this object's lock (so a value racing the bind is recorded
+ * exactly once); once bound, a value is one volatile read and the summary's own record.
+ */
+final class LateSummary {
+
+  /** Distinct values kept before the bind; a depth or a savepoint count beyond it is rare. */
+  static final int MAX_PENDING_VALUES = 256;
+
+  private final Map<Integer, long[]> pending = new HashMap<>();
+  private volatile DistributionSummary summary;
+  private boolean closed;
+
+  /** Records {@code value}, now or at the bind. */
+  void record(int value) {
+    DistributionSummary s = summary;
+    if (s == null) {
+      synchronized (this) {
+        s = summary;
+        if (s == null) {
+          countPending(value);
+          return;
+        }
+      }
+    }
+    s.record(value);
+  }
+
+  private void countPending(int value) {
+    if (closed) {
+      return;
+    }
+    long[] count = pending.get(value);
+    if (count == null) {
+      if (pending.size() >= MAX_PENDING_VALUES) {
+        return;
+      }
+      count = new long[1];
+      pending.put(value, count);
+    }
+    count[0]++;
+  }
+
+  /** From now on values go to {@code target}; those counted so far are recorded into it. */
+  synchronized void bind(DistributionSummary target) {
+    for (Map.Entry<Integer, long[]> e : pending.entrySet()) {
+      for (long i = 0; i < e.getValue()[0]; i++) {
+        target.record(e.getKey());
+      }
+    }
+    pending.clear();
+    closed = false;
+    summary = target;
+  }
+
+  /** Drops the summary and every value counted; later values are dropped until a new bind. */
+  synchronized void close() {
+    closed = true;
+    summary = null;
+    pending.clear();
+  }
+
+  /** Values counted and not yet recorded. */
+  synchronized long pending() {
+    long total = 0;
+    for (long[] count : pending.values()) {
+      total += count[0];
+    }
+    return total;
+  }
+}
