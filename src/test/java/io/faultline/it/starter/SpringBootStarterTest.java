@@ -2,6 +2,7 @@ package io.faultline.it.starter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.faultline.core.finding.ActiveFindingsInRecordings;
 import io.faultline.it.agent.Jdk;
 import io.faultline.it.servers.PostgresServer;
 import io.faultline.it.servers.RealServers;
@@ -102,12 +103,21 @@ class SpringBootStarterTest {
     try {
       String pid = Long.toString(app.pid());
       app.runJdkTool("jcmd", pid, "JFR.start", "name=late");
-      // The starter looks once a second whether Flight Recorder has started.
-      Thread.sleep(3_000);
-      app.runJdkTool("jcmd", pid, "JFR.stop", "name=late", "filename=" + recording);
-      assertThat(
-              app.runJdkTool(
-                  "jfr", "print", "--events", "io.faultline.ActiveFinding", recording.toString()))
+      // The starter looks whether Flight Recorder has started at intervals that grow to
+      // CHECK_AT_MOST_EVERY; from its look on, every chunk's end carries the findings, and a dump
+      // of the running recording ends one. Dumped until they are there, a look or two at most.
+      String events = "";
+      long deadline =
+          System.nanoTime() + 3 * ActiveFindingsInRecordings.CHECK_AT_MOST_EVERY.toNanos();
+      while (!events.contains("JOOQ_SAVEPOINT_AFTER_ROW_LOCK") && System.nanoTime() < deadline) {
+        Thread.sleep(1_000);
+        app.runJdkTool("jcmd", pid, "JFR.dump", "name=late", "filename=" + recording);
+        events =
+            app.runJdkTool(
+                "jfr", "print", "--events", "io.faultline.ActiveFinding", recording.toString());
+      }
+      app.runJdkTool("jcmd", pid, "JFR.stop", "name=late");
+      assertThat(events)
           .contains("io.faultline.ActiveFinding", "\"JOOQ_SAVEPOINT_AFTER_ROW_LOCK\"");
     } finally {
       Files.deleteIfExists(recording);

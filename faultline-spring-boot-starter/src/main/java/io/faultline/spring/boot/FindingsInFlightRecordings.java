@@ -10,8 +10,9 @@ import org.springframework.context.SmartLifecycle;
 /**
  * Puts the application's active findings in every JDK Flight Recorder recording ({@code
  * io.faultline.ActiveFinding}), so a recording started with {@code jcmd} after a finding was raised
- * still shows it. Until Flight Recorder is initialized it is looked at once a second on a daemon
- * thread of this bean's, which ends a few seconds after it found it; stopped with the context.
+ * still shows it. Until Flight Recorder is initialized it is looked at on a daemon thread of this
+ * bean's, at intervals that grow from a second to eight ({@link ActiveFindingsInRecordings}); the
+ * thread ends a few seconds after it found it; stopped with the context.
  */
 final class FindingsInFlightRecordings implements SmartLifecycle {
 
