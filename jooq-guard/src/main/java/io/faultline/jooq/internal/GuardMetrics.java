@@ -78,6 +78,8 @@ public final class GuardMetrics {
    * came first.
    */
   public void bindWhenReady(LateRegistry registry, Tags common) {
+    depth.awaitBind();
+    perTransaction.awaitBind();
     registry.whenReady(
         r -> {
           synchronized (this) {

@@ -8,12 +8,12 @@ import java.util.Map;
  * A distribution summary of small whole numbers (a nesting depth, savepoints per transaction) that
  * may be registered after the first values arrive: the agent creates its meter registry only once
  * the application's start-up has settled, and a transaction run during the start would otherwise go
- * unrecorded. Until {@link #bind} the values are counted by value; binding records them into the
- * summary, and every value after that goes straight to it. After {@link #close} values are dropped
- * until the next bind.
+ * unrecorded. From {@link #awaitBind} until {@link #bind} the values are counted by value; binding
+ * records them into the summary, and every value after that goes straight to it. Without a bind on
+ * its way (a guard without a registry, or after {@link #close}) values are dropped.
  *
- * <p>Only the time before the bind takes this object's lock (so a value racing the bind is recorded
- * exactly once); once bound, a value is one volatile read and the summary's own record.
+ * <p>Only the time between {@link #awaitBind} and the bind takes this object's lock (so a value
+ * racing the bind is recorded exactly once); otherwise a value is a volatile read or two.
  */
 final class LateSummary {
 
@@ -22,12 +22,16 @@ final class LateSummary {
 
   private final Map<Integer, long[]> pending = new HashMap<>();
   private volatile DistributionSummary summary;
-  private boolean closed;
+  // Only a guard whose registry is on its way keeps values: without one they are dropped unlocked.
+  private volatile boolean awaitingBind;
 
   /** Records {@code value}, now or at the bind. */
   void record(int value) {
     DistributionSummary s = summary;
     if (s == null) {
+      if (!awaitingBind) {
+        return;
+      }
       synchronized (this) {
         s = summary;
         if (s == null) {
@@ -40,7 +44,7 @@ final class LateSummary {
   }
 
   private void countPending(int value) {
-    if (closed) {
+    if (!awaitingBind) {
       return;
     }
     long[] count = pending.get(value);
@@ -54,6 +58,11 @@ final class LateSummary {
     count[0]++;
   }
 
+  /** Keeps the values from now on, for a {@link #bind} to come. */
+  synchronized void awaitBind() {
+    awaitingBind = true;
+  }
+
   /** From now on values go to {@code target}; those counted so far are recorded into it. */
   synchronized void bind(DistributionSummary target) {
     for (Map.Entry<Integer, long[]> e : pending.entrySet()) {
@@ -62,13 +71,13 @@ final class LateSummary {
       }
     }
     pending.clear();
-    closed = false;
+    awaitingBind = false;
     summary = target;
   }
 
   /** Drops the summary and every value counted; later values are dropped until a new bind. */
   synchronized void close() {
-    closed = true;
+    awaitingBind = false;
     summary = null;
     pending.clear();
   }

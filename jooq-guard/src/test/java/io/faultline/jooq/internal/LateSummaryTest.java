@@ -20,6 +20,7 @@ class LateSummaryTest {
   @Test
   void valuesBeforeTheBindAreRecordedAtIt() {
     LateSummary late = new LateSummary();
+    late.awaitBind();
     late.record(1);
     late.record(1);
     late.record(3);
@@ -36,8 +37,16 @@ class LateSummaryTest {
   }
 
   @Test
+  void withoutABindOnItsWayValuesAreDropped() {
+    LateSummary late = new LateSummary();
+    late.record(4);
+    assertThat(late.pending()).isZero();
+  }
+
+  @Test
   void afterCloseValuesAreDroppedUntilTheNextBind() {
     LateSummary late = new LateSummary();
+    late.awaitBind();
     late.record(5);
     late.close();
     late.record(6);
@@ -54,6 +63,7 @@ class LateSummaryTest {
   @Test
   void distinctValuesBeyondTheLimitAreNotKeptBeforeTheBind() {
     LateSummary late = new LateSummary();
+    late.awaitBind();
     for (int v = 0; v < LateSummary.MAX_PENDING_VALUES + 10; v++) {
       late.record(v);
     }
@@ -66,6 +76,7 @@ class LateSummaryTest {
   void valuesRecordedWhileTheBindRunsAreEachRecordedOnce() throws Exception {
     for (int round = 0; round < 50; round++) {
       LateSummary late = new LateSummary();
+      late.awaitBind();
       int threads = 4;
       int perThread = 2_000;
       CountDownLatch start = new CountDownLatch(1);
