@@ -30,6 +30,13 @@ final class LateSummary {
     DistributionSummary s = summary;
     if (s == null) {
       if (!awaitingBind) {
+        // A bind may have finished since the first read: it publishes the summary before it
+        // clears the flag, so a second read finds it.
+        s = summary;
+        if (s == null) {
+          return;
+        }
+        s.record(value);
         return;
       }
       synchronized (this) {
@@ -71,8 +78,8 @@ final class LateSummary {
       }
     }
     pending.clear();
-    awaitingBind = false;
     summary = target;
+    awaitingBind = false;
   }
 
   /** Drops the summary and every value counted; later values are dropped until a new bind. */
