@@ -141,19 +141,20 @@ final class ModuleTransformer implements ClassFileTransformer {
     if (candidates.isEmpty()) {
       return false;
     }
-    boolean[] any = new boolean[1];
+    ClassWeaver.Outline outline = ClassWeaver.outline(classFile);
     for (TypeInstrumentation type : candidates) {
+      if (!instruments(type, outline.type())) {
+        continue;
+      }
       for (TypeInstrumentation.AdviceBinding binding : type.advice()) {
-        ClassWeaver.scan(
-            classFile,
-            m -> {
-              if (instruments(type, m.type()) && binding.methods().matches(m)) {
-                any[0] = true;
-              }
-            });
+        for (ClassWeaver.MethodInfo m : outline.methods()) {
+          if (binding.methods().matches(m)) {
+            return true;
+          }
+        }
       }
     }
-    return any[0];
+    return false;
   }
 
   /** The woven class file, or null to leave it; reports refusals and missing methods. */
@@ -161,29 +162,28 @@ final class ModuleTransformer implements ClassFileTransformer {
     List<TypeInstrumentation> candidates = candidates(internalName);
     String typeName = internalName.replace('/', '.');
     byte[] current = classFile;
+    // Read once for matching and weaving, and again only after a weave changed the class file.
+    ClassWeaver.Outline outline = null;
     boolean changed = false;
     for (TypeInstrumentation type : candidates) {
+      if (outline == null) {
+        outline = ClassWeaver.outline(current);
+      }
+      // A class without methods (a marker interface) is never a target, whatever its type says.
+      if (outline.methods().isEmpty() || !instruments(type, outline.type())) {
+        continue;
+      }
       List<TypeInstrumentation.AdviceBinding> bindings = type.advice();
       // Which bindings each method matches, from the class file without its code.
       Map<String, List<Integer>> matches = new HashMap<>();
       int[] perBinding = new int[bindings.size()];
-      boolean[] typeMatched = new boolean[1];
-      ClassWeaver.scan(
-          current,
-          m -> {
-            if (!instruments(type, m.type())) {
-              return;
-            }
-            typeMatched[0] = true;
-            for (int b = 0; b < bindings.size(); b++) {
-              if (bindings.get(b).methods().matches(m)) {
-                perBinding[b]++;
-                matches.computeIfAbsent(m.name() + m.descriptor(), k -> new ArrayList<>()).add(b);
-              }
-            }
-          });
-      if (!typeMatched[0]) {
-        continue;
+      for (ClassWeaver.MethodInfo m : outline.methods()) {
+        for (int b = 0; b < bindings.size(); b++) {
+          if (bindings.get(b).methods().matches(m)) {
+            perBinding[b]++;
+            matches.computeIfAbsent(m.name() + m.descriptor(), k -> new ArrayList<>()).add(b);
+          }
+        }
       }
       for (int b = 0; b < bindings.size(); b++) {
         if (bindings.get(b).required() && perBinding[b] == 0) {
@@ -196,9 +196,12 @@ final class ModuleTransformer implements ClassFileTransformer {
       // Usually one pass; a method two bindings match gets the second advice in a second pass.
       for (int pass = 0; pass < passes; pass++) {
         int p = pass;
+        if (outline == null) {
+          outline = ClassWeaver.outline(current);
+        }
         ClassWeaver.Result result =
             ClassWeaver.weave(
-                current,
+                outline,
                 m -> {
                   List<Integer> mine = matches.get(m.name() + m.descriptor());
                   return mine == null || mine.size() <= p
@@ -213,6 +216,7 @@ final class ModuleTransformer implements ClassFileTransformer {
         }
         if (result.classFile() != null) {
           current = result.classFile();
+          outline = null;
           changed = true;
         }
       }

@@ -1,16 +1,17 @@
 package io.faultline.agent.weave;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.objectweb.asm.AnnotationVisitor;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.FieldVisitor;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
-import org.objectweb.asm.tree.ClassNode;
-import org.objectweb.asm.tree.FieldNode;
 import org.objectweb.asm.tree.MethodNode;
 
 /**
@@ -68,43 +69,89 @@ public final class ClassWeaver {
     }
   }
 
+  /**
+   * A class file read once without its code: what a {@link Plan} is asked about, and what a weave
+   * needs besides the planned methods' code. A transformer that both matches and weaves a class
+   * parses its outline once for both.
+   */
+  public static final class Outline {
+    private final ClassReader reader;
+    private final ClassInfo type;
+    private final List<MethodInfo> methods;
+    private final Map<String, String> instanceFields;
+    private final List<String> supertypes;
+
+    private Outline(
+        ClassReader reader,
+        ClassInfo type,
+        List<MethodInfo> methods,
+        Map<String, String> instanceFields,
+        List<String> supertypes) {
+      this.reader = reader;
+      this.type = type;
+      this.methods = methods;
+      this.instanceFields = instanceFields;
+      this.supertypes = supertypes;
+    }
+
+    /** The class. */
+    public ClassInfo type() {
+      return type;
+    }
+
+    /** Its methods, in class-file order. */
+    public List<MethodInfo> methods() {
+      return methods;
+    }
+  }
+
+  /**
+   * Reads the outline of {@code classFile}.
+   *
+   * @throws IllegalArgumentException (or another runtime exception of ASM's) when it is malformed
+   */
+  public static Outline outline(byte[] classFile) {
+    ClassReader reader = new ClassReader(classFile);
+    OutlineReader out = new OutlineReader();
+    reader.accept(out, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+    return out.outline(reader);
+  }
+
   /** Weaves {@code classFile} by {@code plan}; never throws. */
   public static Result weave(byte[] classFile, Plan plan, ErrorHook errors) {
+    Outline outline;
     try {
-      ClassReader reader = new ClassReader(classFile);
+      outline = outline(classFile);
+    } catch (RuntimeException | LinkageError e) {
+      return new Result(null, 0, List.of("the class could not be woven: " + e));
+    }
+    return weave(outline, plan, errors);
+  }
+
+  /** Weaves the class file {@code outline} was read from by {@code plan}; never throws. */
+  public static Result weave(Outline outline, Plan plan, ErrorHook errors) {
+    try {
+      ClassReader reader = outline.reader;
       int version = reader.readUnsignedShort(6);
       if (version < OLDEST_VERSION) {
         return new Result(null, 0, List.of("class file version " + version + " is too old"));
       }
-      // First the plan, from the class file without its code.
-      ClassNode outline = new ClassNode(Opcodes.ASM9);
-      reader.accept(outline, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG);
       Map<String, MethodAdvice> planned = new HashMap<>();
-      ClassInfo type = classInfo(outline);
-      for (MethodNode method : outline.methods) {
-        MethodAdvice advice = plan.adviceFor(methodInfo(type, method));
+      for (MethodInfo method : outline.methods) {
+        MethodAdvice advice = plan.adviceFor(method);
         if (advice != null) {
-          planned.put(method.name + method.desc, advice);
+          planned.put(method.name() + method.descriptor(), advice);
         }
       }
       if (planned.isEmpty()) {
         return new Result(null, 0, List.of());
       }
-      Map<String, String> fields = new HashMap<>();
-      for (FieldNode f : outline.fields) {
-        if ((f.access & Opcodes.ACC_STATIC) == 0) {
-          fields.put(f.name, f.desc);
-        }
-      }
-      List<String> supertypes = new ArrayList<>(outline.interfaces);
-      if (outline.superName != null) {
-        supertypes.add(outline.superName);
-      }
-      // Then the weave: only the planned methods' code is parsed; every other method is copied
-      // byte for byte (a writer built on the reader does that for a method it is handed back).
+      // Only the planned methods' code is parsed; every other method is copied byte for byte (a
+      // writer built on the reader does that for a method it is handed back).
       ClassWriter writer = new ClassWriter(reader, 0);
       int[] woven = new int[1];
       List<String> refused = new ArrayList<>();
+      String owner = outline.type.internalName();
       reader.accept(
           new ClassVisitor(Opcodes.ASM9, writer) {
             @Override
@@ -119,7 +166,13 @@ public final class ClassWeaver {
                 @Override
                 public void visitEnd() {
                   String why =
-                      new MethodWeaver(outline.name, supertypes, fields, this, advice, errors)
+                      new MethodWeaver(
+                              owner,
+                              outline.supertypes,
+                              outline.instanceFields,
+                              this,
+                              advice,
+                              errors)
                           .weave();
                   if (why == null) {
                     woven[0]++;
@@ -141,46 +194,95 @@ public final class ClassWeaver {
     }
   }
 
-  private static ClassInfo classInfo(ClassNode node) {
-    return new ClassInfo(
-        node.name, node.access, descriptors(node.visibleAnnotations, node.invisibleAnnotations));
-  }
+  /** Collects an outline with ASM's visitor API alone: no tree of the class is built. */
+  private static final class OutlineReader extends ClassVisitor {
+    private String name;
+    private int access;
+    private final List<String> annotations = new ArrayList<>();
+    private final List<OutlineMethod> methods = new ArrayList<>();
+    private final Map<String, String> instanceFields = new HashMap<>();
+    private final List<String> supertypes = new ArrayList<>();
 
-  private static MethodInfo methodInfo(ClassInfo type, MethodNode method) {
-    return new MethodInfo(
-        type,
-        method.name,
-        method.desc,
-        method.access,
-        descriptors(method.visibleAnnotations, method.invisibleAnnotations));
-  }
-
-  /**
-   * Hands every method of {@code classFile} to {@code methods}, without its code: what a {@link
-   * Plan} would be asked about.
-   */
-  public static void scan(byte[] classFile, java.util.function.Consumer<MethodInfo> methods) {
-    ClassNode node = new ClassNode(Opcodes.ASM9);
-    new ClassReader(classFile).accept(node, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG);
-    ClassInfo type = classInfo(node);
-    for (MethodNode method : node.methods) {
-      methods.accept(methodInfo(type, method));
+    OutlineReader() {
+      super(Opcodes.ASM9);
     }
-  }
 
-  private static List<String> descriptors(
-      List<org.objectweb.asm.tree.AnnotationNode> visible,
-      List<org.objectweb.asm.tree.AnnotationNode> invisible) {
-    if (visible == null && invisible == null) {
-      return List.of();
-    }
-    List<String> out = new ArrayList<>();
-    for (List<org.objectweb.asm.tree.AnnotationNode> list :
-        java.util.Arrays.asList(visible, invisible)) {
-      if (list != null) {
-        list.forEach(a -> out.add(a.desc));
+    @Override
+    public void visit(
+        int version,
+        int access,
+        String name,
+        String signature,
+        String superName,
+        String[] interfaces) {
+      this.name = name;
+      this.access = access;
+      if (interfaces != null) {
+        supertypes.addAll(Arrays.asList(interfaces));
+      }
+      if (superName != null) {
+        supertypes.add(superName);
       }
     }
-    return out;
+
+    @Override
+    public AnnotationVisitor visitAnnotation(String descriptor, boolean visible) {
+      annotations.add(descriptor);
+      return null;
+    }
+
+    @Override
+    public FieldVisitor visitField(
+        int access, String name, String descriptor, String signature, Object value) {
+      if ((access & Opcodes.ACC_STATIC) == 0) {
+        instanceFields.put(name, descriptor);
+      }
+      return null;
+    }
+
+    @Override
+    public MethodVisitor visitMethod(
+        int access, String name, String descriptor, String signature, String[] exceptions) {
+      OutlineMethod method = new OutlineMethod(access, name, descriptor);
+      methods.add(method);
+      return method;
+    }
+
+    Outline outline(ClassReader reader) {
+      ClassInfo type = new ClassInfo(name, access, List.copyOf(annotations));
+      List<MethodInfo> infos = new ArrayList<>(methods.size());
+      for (OutlineMethod m : methods) {
+        infos.add(new MethodInfo(type, m.name, m.descriptor, m.access, m.annotations()));
+      }
+      return new Outline(reader, type, List.copyOf(infos), instanceFields, List.copyOf(supertypes));
+    }
+  }
+
+  /** A method of an outline: the annotations it declares, as the reader visits them. */
+  private static final class OutlineMethod extends MethodVisitor {
+    private final int access;
+    private final String name;
+    private final String descriptor;
+    private List<String> annotations;
+
+    OutlineMethod(int access, String name, String descriptor) {
+      super(Opcodes.ASM9);
+      this.access = access;
+      this.name = name;
+      this.descriptor = descriptor;
+    }
+
+    @Override
+    public AnnotationVisitor visitAnnotation(String annotation, boolean visible) {
+      if (annotations == null) {
+        annotations = new ArrayList<>(2);
+      }
+      annotations.add(annotation);
+      return null;
+    }
+
+    List<String> annotations() {
+      return annotations == null ? List.of() : List.copyOf(annotations);
+    }
   }
 }

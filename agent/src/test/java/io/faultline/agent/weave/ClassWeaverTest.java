@@ -363,6 +363,46 @@ class ClassWeaverTest {
     throw new AssertionError("no method " + name);
   }
 
+  /** Kept in the class file, not at run time: the outline must see both retentions. */
+  @java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.CLASS)
+  @interface InClassFileOnly {}
+
+  @Deprecated
+  @InClassFileOnly
+  static class Annotated {
+    @Deprecated
+    void visible() {}
+
+    @InClassFileOnly
+    static void invisible() {}
+
+    void plain() {}
+  }
+
+  @Test
+  void theOutlineNamesTheClassesAndTheMethodsAnnotationsOfBothRetentions() throws IOException {
+    byte[] classFile;
+    try (InputStream in = Annotated.class.getResourceAsStream("ClassWeaverTest$Annotated.class")) {
+      classFile = in.readAllBytes();
+    }
+
+    ClassWeaver.Outline outline = ClassWeaver.outline(classFile);
+
+    String inClassFileOnly = "Lio/faultline/agent/weave/ClassWeaverTest$InClassFileOnly;";
+    assertThat(outline.type().internalName())
+        .isEqualTo("io/faultline/agent/weave/ClassWeaverTest$Annotated");
+    assertThat(outline.type().annotations())
+        .containsExactly("Ljava/lang/Deprecated;", inClassFileOnly);
+    assertThat(outline.methods())
+        .extracting(m -> m.name() + m.descriptor() + " " + m.annotations())
+        .containsExactly(
+            "<init>()V []",
+            "visible()V [Ljava/lang/Deprecated;]",
+            "invisible()V [" + inClassFileOnly + "]",
+            "plain()V []");
+    assertThat(outline.methods()).allMatch(m -> m.type() == outline.type());
+  }
+
   static byte[] targetClassFile() throws IOException {
     try (InputStream in = WeaveTarget.class.getResourceAsStream("WeaveTarget.class")) {
       return in.readAllBytes();
