@@ -115,6 +115,8 @@ final class StartupChecks {
                         || s.name().equals(STARTUP_BLOCKED + "_sum"))
             .mapToDouble(PrometheusText.Sample::value)
             .sum();
+    System.out.printf(
+        Locale.ROOT, "start-up: application threads inside the agent %.1f ms%n", blocked * 1000);
     assertThat(blocked).as("%s; samples: %s", STARTUP_BLOCKED, samples).isLessThan(0.1);
   }
 }

@@ -6,7 +6,9 @@ import java.net.URL;
 import java.security.CodeSource;
 import java.security.ProtectionDomain;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -45,18 +47,20 @@ public final class DeferredTransformer implements ClassFileTransformer {
   @FunctionalInterface
   public interface Gate {
     /**
-     * The modules that {@linkplain InstrumentationModule#mayWeave may weave} the class; empty for
-     * none. The late weave reads a class file again only for these modules' own matchers.
+     * The modules that may weave the class; empty for none. The late weave reads a class file again
+     * only for these modules' own matchers.
      *
-     * @param className the binary name (dots)
+     * @param internalName the internal name ({@code a/b/C})
      * @param loader the defining loader, null for the bootstrap loader
      * @param classFile the class file as the JVM read it
      */
-    List<InstrumentationModule> modulesFor(String className, ClassLoader loader, byte[] classFile);
+    List<InstrumentationModule> modulesFor(
+        String internalName, ClassLoader loader, byte[] classFile);
 
     /**
-     * Asks each of {@code modules} in turn. A module that weaves JDK classes names them, so a JDK
-     * class that loads after the module's install retransformed the loaded ones is remembered too.
+     * The modules' {@linkplain InstrumentationModule#targetNames() targets} by name (a JDK class
+     * only for a module that weaves JDK classes, any other class only for the others), and each
+     * module that names none asked in turn ({@link InstrumentationModule#mayWeave}).
      */
     static Gate of(List<InstrumentationModule> modules) {
       return new ModulesGate(modules);
@@ -64,34 +68,57 @@ public final class DeferredTransformer implements ClassFileTransformer {
   }
 
   /**
-   * {@link Gate#of}: written without lambdas or streams, as it is built in the agent's {@code
-   * premain}, on the application's start path.
+   * {@link Gate#of}: one map lookup for every module that names its targets, as every class the
+   * application loads during the start passes here, mostly before the JIT has compiled any of it.
+   * Written without lambdas or streams: it is built in the agent's {@code premain}, on the
+   * application's start path.
    */
   private static final class ModulesGate implements Gate {
-    private final List<InstrumentationModule> modules = new ArrayList<>();
-    // One shared list per module: most early classes are gated by exactly one.
-    private final List<List<InstrumentationModule>> alone = new ArrayList<>();
+    private final Map<String, List<InstrumentationModule>> applicationTargets = new HashMap<>();
+    private final Map<String, List<InstrumentationModule>> jdkTargets = new HashMap<>();
+    private final List<InstrumentationModule> unnamed = new ArrayList<>();
 
     ModulesGate(List<InstrumentationModule> all) {
       for (InstrumentationModule m : all) {
-        modules.add(m);
-        alone.add(List.of(m));
+        List<String> names = m.targetNames();
+        if (names.isEmpty()) {
+          unnamed.add(m);
+          continue;
+        }
+        Map<String, List<InstrumentationModule>> targets =
+            m.bootstrapClasses().isEmpty() ? applicationTargets : jdkTargets;
+        for (String name : names) {
+          String internalName = name.replace('.', '/');
+          List<InstrumentationModule> before = targets.get(internalName);
+          targets.put(internalName, before == null ? List.of(m) : both(before, List.of(m)));
+        }
       }
+    }
+
+    private static List<InstrumentationModule> both(
+        List<InstrumentationModule> some, List<InstrumentationModule> more) {
+      List<InstrumentationModule> all = new ArrayList<>(some);
+      for (InstrumentationModule m : more) {
+        if (!all.contains(m)) {
+          all.add(m);
+        }
+      }
+      return List.copyOf(all);
     }
 
     @Override
     public List<InstrumentationModule> modulesFor(
-        String className, ClassLoader loader, byte[] classFile) {
-      List<InstrumentationModule> found = List.of();
-      for (int i = 0; i < modules.size(); i++) {
-        if (modules.get(i).mayWeave(className, loader, classFile)) {
-          if (found.isEmpty()) {
-            found = alone.get(i);
-          } else {
-            List<InstrumentationModule> more = new ArrayList<>(found);
-            more.add(modules.get(i));
-            found = List.copyOf(more);
-          }
+        String internalName, ClassLoader loader, byte[] classFile) {
+      Map<String, List<InstrumentationModule>> targets =
+          loader == null ? jdkTargets : applicationTargets;
+      List<InstrumentationModule> found = targets.isEmpty() ? null : targets.get(internalName);
+      if (found == null) {
+        found = List.of();
+      }
+      for (int i = 0; i < unnamed.size(); i++) {
+        InstrumentationModule m = unnamed.get(i);
+        if (m.mayWeave(internalName, loader, classFile)) {
+          found = found.isEmpty() ? List.of(m) : both(found, List.of(m));
         }
       }
       return found;
@@ -250,10 +277,9 @@ public final class DeferredTransformer implements ClassFileTransformer {
 
   private void remember(String internalName, ClassLoader loader, byte[] classFile) {
     try {
-      String name = internalName.replace('/', '.');
-      List<InstrumentationModule> modules = gate.modulesFor(name, loader, classFile);
+      List<InstrumentationModule> modules = gate.modulesFor(internalName, loader, classFile);
       if (!modules.isEmpty()) {
-        early.add(new EarlyClass(name, loader, modules));
+        early.add(new EarlyClass(internalName.replace('/', '.'), loader, modules));
       }
     } catch (RuntimeException | LinkageError e) {
       // A gate that cannot decide lets the class through unremembered: never fail a load.

@@ -77,32 +77,48 @@ public interface InstrumentationModule {
   }
 
   /**
-   * Whether this module may weave a class that loads while the agent is still installing the
-   * modules on its background thread. Such a class loads unchanged (nobody waits for the agent);
-   * when this says it may be a target, it is remembered and retransformed once the modules are in,
-   * so its later calls are observed. Decided from the binary name, the loader ({@code null} for the
-   * bootstrap loader) and the class file alone: the modules are not installed yet, and nothing may
-   * be loaded or reflected on here. The default — every class of an application class loader — is
-   * safe but makes the agent look at every early class again; a module that names its targets keeps
-   * that list short.
+   * The binary names of the classes this module weaves, when every one of its {@linkplain #types()
+   * type instrumentations} names its type; empty (the default) when it finds its targets another
+   * way, and then {@link #mayWeave} decides. Read once in {@code premain}: return constants, build
+   * nothing (a {@code static final String} constant of another class is copied in by the compiler,
+   * without loading that class).
    */
-  default boolean mayWeave(String className, ClassLoader loader, byte[] classFile) {
+  default List<String> targetNames() {
+    return List.of();
+  }
+
+  /**
+   * For a module that names no {@linkplain #targetNames() targets}: whether it may weave a class
+   * that loads while the agent is still installing the modules on its background thread. Such a
+   * class loads unchanged (nobody waits for the agent); when this says it may be a target, it is
+   * remembered and retransformed once the modules are in, so its later calls are observed. Decided
+   * from the internal name, the loader ({@code null} for the bootstrap loader) and the class file
+   * alone: the modules are not installed yet, and nothing may be loaded or reflected on here. Every
+   * class an application loads during the start passes here, on the loading thread: it must be
+   * cheap. The default — every class of an application class loader — is safe but makes the agent
+   * look at every early class again.
+   *
+   * @param internalName the class's internal name ({@code a/b/C})
+   * @param loader its loader, {@code null} for the bootstrap loader
+   * @param classFile the class file
+   */
+  default boolean mayWeave(String internalName, ClassLoader loader, byte[] classFile) {
     return loader != null;
   }
 
   /**
-   * A cheap look at a class file before it is parsed and matched against {@link #types()}: false
-   * means no type instrumentation of this module can match it, and the module's transformer is not
-   * called for it at all. Every class the application loads passes here once per module, so it must
-   * be cheap. The default is {@link #mayWeave}, the names the module targets; a module whose
-   * targets are not known by name (an annotation) looks at the class file's bytes instead.
+   * For a module that names no {@linkplain #targetNames() targets}: a cheap look at a class file
+   * before it is parsed and matched against {@link #types()}; false means no type instrumentation
+   * of this module can match it, and the module's transformer is not called for it at all. Every
+   * class the application loads passes here once per such module. The default is {@link #mayWeave};
+   * a module may look further here, as the modules are installed (configured annotations, say).
    *
    * @param internalName the class's internal name ({@code a/b/C})
    * @param loader its loader, {@code null} for the bootstrap loader
    * @param classFile the class file
    */
   default boolean mayMatch(String internalName, ClassLoader loader, byte[] classFile) {
-    return mayWeave(internalName.replace('/', '.'), loader, classFile);
+    return mayWeave(internalName, loader, classFile);
   }
 
   /** The switch its advice reads; the same instance as {@code ModuleSwitch.of(name())}. */

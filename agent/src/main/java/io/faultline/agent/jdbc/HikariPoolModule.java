@@ -40,10 +40,10 @@ public final class HikariPoolModule implements InstrumentationModule {
     return PoolFeedbackConfigKeys.FEATURE;
   }
 
-  /** HikariCP's classes. */
+  /** Only {@code HikariDataSource}. */
   @Override
-  public boolean mayWeave(String className, ClassLoader loader, byte[] classFile) {
-    return className.startsWith("com.zaxxer.hikari.");
+  public List<String> targetNames() {
+    return List.of(HIKARI_DATA_SOURCE);
   }
 
   @Override

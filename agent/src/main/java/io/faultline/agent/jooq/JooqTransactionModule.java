@@ -46,12 +46,10 @@ public final class JooqTransactionModule implements InstrumentationModule {
     return JooqConfigKeys.GUARD;
   }
 
-  /** jOOQ's classes and Spring Boot's jOOQ transaction providers. */
+  /** jOOQ's transaction providers and Spring Boot's. */
   @Override
-  public boolean mayWeave(String className, ClassLoader loader, byte[] classFile) {
-    return className.startsWith("org.jooq.")
-        || className.endsWith(".jooq.SpringTransactionProvider")
-        || className.endsWith(".jooq.autoconfigure.SpringTransactionProvider");
+  public List<String> targetNames() {
+    return List.of(PROVIDERS);
   }
 
   @Override

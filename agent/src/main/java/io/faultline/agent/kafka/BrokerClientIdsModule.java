@@ -49,8 +49,8 @@ public final class BrokerClientIdsModule implements InstrumentationModule {
 
   /** Only {@code RequestContext}, the one class it weaves. */
   @Override
-  public boolean mayWeave(String className, ClassLoader loader, byte[] classFile) {
-    return className.equals(RequestContextInstrumentation.TYPE);
+  public List<String> targetNames() {
+    return List.of(RequestContextInstrumentation.TYPE);
   }
 
   @Override

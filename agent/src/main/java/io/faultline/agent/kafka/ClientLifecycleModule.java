@@ -52,10 +52,10 @@ public final class ClientLifecycleModule implements InstrumentationModule {
     return "features kafka.phases, kafka.tcp and kafka.stagger are off";
   }
 
-  /** kafka-clients' classes. */
+  /** {@code NetworkClient} and {@code Selector}. */
   @Override
-  public boolean mayWeave(String className, ClassLoader loader, byte[] classFile) {
-    return className.startsWith("org.apache.kafka.");
+  public List<String> targetNames() {
+    return List.of(NetworkClientInstrumentation.TYPE, SelectorInstrumentation.TYPE);
   }
 
   @Override

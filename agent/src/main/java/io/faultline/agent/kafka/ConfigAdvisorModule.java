@@ -36,8 +36,8 @@ public final class ConfigAdvisorModule implements InstrumentationModule {
 
   /** Only {@code ClientUtils}, the one class it weaves. */
   @Override
-  public boolean mayWeave(String className, ClassLoader loader, byte[] classFile) {
-    return className.equals(ClientUtilsInstrumentation.TYPE);
+  public List<String> targetNames() {
+    return List.of(ClientUtilsInstrumentation.TYPE);
   }
 
   @Override

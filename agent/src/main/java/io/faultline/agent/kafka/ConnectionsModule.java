@@ -35,10 +35,10 @@ public final class ConnectionsModule implements InstrumentationModule {
     return KafkaConfigKeys.TCP_FEATURE;
   }
 
-  /** kafka-clients' classes. */
+  /** Only {@code NetworkClient}. */
   @Override
-  public boolean mayWeave(String className, ClassLoader loader, byte[] classFile) {
-    return className.startsWith("org.apache.kafka.");
+  public List<String> targetNames() {
+    return List.of(NetworkClientInstrumentation.TYPE);
   }
 
   @Override

@@ -35,10 +35,14 @@ public final class PhasesModule implements InstrumentationModule {
     return KafkaConfigKeys.PHASES_FEATURE;
   }
 
-  /** kafka-clients' classes. */
+  /** The four kafka-clients classes whose calls make up a request's phases. */
   @Override
-  public boolean mayWeave(String className, ClassLoader loader, byte[] classFile) {
-    return className.startsWith("org.apache.kafka.");
+  public List<String> targetNames() {
+    return List.of(
+        NetworkClientInstrumentation.TYPE,
+        SelectorInstrumentation.TYPE,
+        KafkaChannelInstrumentation.TYPE,
+        SslTransportLayerInstrumentation.TYPE);
   }
 
   @Override

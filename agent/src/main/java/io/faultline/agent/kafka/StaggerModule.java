@@ -45,10 +45,10 @@ public final class StaggerModule implements InstrumentationModule {
     return KafkaConfigKeys.STAGGER_FEATURE;
   }
 
-  /** kafka-clients' classes. */
+  /** {@code ClusterConnectionStates} and {@code ClientUtils}. */
   @Override
-  public boolean mayWeave(String className, ClassLoader loader, byte[] classFile) {
-    return className.startsWith("org.apache.kafka.");
+  public List<String> targetNames() {
+    return List.of(ConnectionStatesInstrumentation.TYPE, ClientUtilsInstrumentation.TYPE);
   }
 
   @Override

@@ -60,8 +60,8 @@ public final class ConnectChurnModule implements InstrumentationModule {
    * made before then is not counted.
    */
   @Override
-  public boolean mayWeave(String className, ClassLoader loader, byte[] classFile) {
-    return loader == null && (className.equals(SOCKET) || className.equals(SOCKET_CHANNEL_IMPL));
+  public List<String> targetNames() {
+    return List.of(SOCKET, SOCKET_CHANNEL_IMPL);
   }
 
   @Override

@@ -49,9 +49,9 @@ public final class TransactionalModule implements InstrumentationModule {
    * woven when it loads after the installation, not when it loaded before).
    */
   @Override
-  public boolean mayWeave(String className, ClassLoader loader, byte[] classFile) {
+  public boolean mayWeave(String internalName, ClassLoader loader, byte[] classFile) {
     return loader != null
-        && !isLibrary(className)
+        && !isLibrary(internalName)
         && TRANSACTIONAL_DESCRIPTOR_END.foundIn(classFile);
   }
 

@@ -27,15 +27,15 @@ class DeferredTransformerTest {
 
   private final DeferredTransformer deferred =
       new DeferredTransformer(
-          (name, loader, bytes) -> name.startsWith("org.apache.kafka.") ? KAFKA : List.of(), null);
+          (name, loader, bytes) -> name.startsWith("org/apache/kafka/") ? KAFKA : List.of(), null);
 
   /**
-   * A module that may weave the classes under a prefix and has nothing to weave: what the gate
-   * hands over is all that is tested.
+   * A module that names no targets and may weave the classes under a prefix, with nothing to weave:
+   * what the gate hands over is all that is tested.
    */
   private record NamedModule(String name, String prefix) implements InstrumentationModule {
     NamedModule(String name) {
-      this(name, "org.apache.kafka.");
+      this(name, "org/apache/kafka/");
     }
 
     @Override
@@ -44,8 +44,27 @@ class DeferredTransformerTest {
     }
 
     @Override
-    public boolean mayWeave(String className, ClassLoader loader, byte[] classFile) {
-      return className.startsWith(prefix);
+    public boolean mayWeave(String internalName, ClassLoader loader, byte[] classFile) {
+      return internalName.startsWith(prefix);
+    }
+
+    @Override
+    public List<TypeInstrumentation> types() {
+      return List.of();
+    }
+  }
+
+  /** A module that names its targets (and would say yes to anything if asked otherwise). */
+  private record TargetsModule(String name, List<String> targetNames)
+      implements InstrumentationModule {
+    @Override
+    public String feature() {
+      return name;
+    }
+
+    @Override
+    public boolean mayWeave(String internalName, ClassLoader loader, byte[] classFile) {
+      return true;
     }
 
     @Override
@@ -145,17 +164,45 @@ class DeferredTransformerTest {
 
   @Test
   void theGateNamesEveryModuleThatMayWeaveAClassAndOnlyThose() {
-    InstrumentationModule kafka = new NamedModule("kafka", "org.apache.kafka.");
-    InstrumentationModule clients = new NamedModule("clients", "org.apache.kafka.clients.");
-    InstrumentationModule jooq = new NamedModule("jooq", "org.jooq.");
+    InstrumentationModule kafka = new NamedModule("kafka", "org/apache/kafka/");
+    InstrumentationModule clients = new NamedModule("clients", "org/apache/kafka/clients/");
+    InstrumentationModule jooq = new NamedModule("jooq", "org/jooq/");
     DeferredTransformer.Gate gate = DeferredTransformer.Gate.of(List.of(kafka, clients, jooq));
 
-    assertThat(gate.modulesFor("org.apache.kafka.clients.NetworkClient", APP, new byte[0]))
+    assertThat(gate.modulesFor("org/apache/kafka/clients/NetworkClient", APP, new byte[0]))
         .containsExactly(kafka, clients);
-    assertThat(gate.modulesFor("org.apache.kafka.common.Node", APP, new byte[0]))
+    assertThat(gate.modulesFor("org/apache/kafka/common/Node", APP, new byte[0]))
         .containsExactly(kafka);
-    assertThat(gate.modulesFor("org.jooq.impl.DSL", APP, new byte[0])).containsExactly(jooq);
-    assertThat(gate.modulesFor("com.example.Main", APP, new byte[0])).isEmpty();
+    assertThat(gate.modulesFor("org/jooq/impl/DSL", APP, new byte[0])).containsExactly(jooq);
+    assertThat(gate.modulesFor("com/example/Main", APP, new byte[0])).isEmpty();
+  }
+
+  @Test
+  void aModuleThatNamesItsTargetsIsNamedForThoseClassesOnly() {
+    InstrumentationModule phases =
+        new TargetsModule(
+            "phases",
+            List.of(
+                "org.apache.kafka.clients.NetworkClient",
+                "org.apache.kafka.common.network.Selector"));
+    InstrumentationModule lifecycle =
+        new TargetsModule("lifecycle", List.of("org.apache.kafka.clients.NetworkClient"));
+    InstrumentationModule everyKafkaClass = new NamedModule("kafka");
+    DeferredTransformer.Gate gate =
+        DeferredTransformer.Gate.of(List.of(phases, lifecycle, everyKafkaClass));
+
+    assertThat(gate.modulesFor("org/apache/kafka/clients/NetworkClient", APP, new byte[0]))
+        .containsExactly(phases, lifecycle, everyKafkaClass);
+    assertThat(gate.modulesFor("org/apache/kafka/common/network/Selector", APP, new byte[0]))
+        .containsExactly(phases, everyKafkaClass);
+    assertThat(gate.modulesFor("org/apache/kafka/common/Node", APP, new byte[0]))
+        .as("not a named target: only the module that names none says yes")
+        .containsExactly(everyKafkaClass);
+    assertThat(
+            DeferredTransformer.Gate.of(List.of(phases, lifecycle))
+                .modulesFor("org/apache/kafka/clients/NetworkClient", null, new byte[0]))
+        .as("a class of that name in the bootstrap loader is not kafka-clients'")
+        .isEmpty();
   }
 
   @Test
@@ -164,13 +211,13 @@ class DeferredTransformerTest {
     InstrumentationModule kafka = new NamedModule("kafka");
     DeferredTransformer.Gate gate = DeferredTransformer.Gate.of(List.of(kafka, sockets));
 
-    assertThat(gate.modulesFor("java.net.Socket", null, new byte[0])).containsExactly(sockets);
-    assertThat(gate.modulesFor("sun.nio.ch.SocketChannelImpl", null, new byte[0]))
+    assertThat(gate.modulesFor("java/net/Socket", null, new byte[0])).containsExactly(sockets);
+    assertThat(gate.modulesFor("sun/nio/ch/SocketChannelImpl", null, new byte[0]))
         .containsExactly(sockets);
-    assertThat(gate.modulesFor("java.net.Socket", APP, new byte[0]))
+    assertThat(gate.modulesFor("java/net/Socket", APP, new byte[0]))
         .as("a class of that name outside the bootstrap loader is not the JDK's")
         .isEmpty();
-    assertThat(gate.modulesFor("java.lang.String", null, new byte[0])).isEmpty();
+    assertThat(gate.modulesFor("java/lang/String", null, new byte[0])).isEmpty();
   }
 
   @Test
