@@ -420,12 +420,17 @@ final class AgentStarter {
             TimeUnit.MILLISECONDS);
   }
 
-  /** Runs one start-up step; a failure is one stderr line and the next step still runs. */
+  /**
+   * Runs one start-up step; a failure is one stderr line and the next step still runs. A failure
+   * while the JVM exits is the exit's, and stays silent.
+   */
   private static void step(PrintStream err, String what, Runnable action) {
     try {
       action.run();
     } catch (Throwable e) {
-      err.println("faultline: " + what + " failed, going on without it: " + e);
+      if (!JvmShutdown.inProgress()) {
+        err.println("faultline: " + what + " failed, going on without it: " + e);
+      }
     }
   }
 }

@@ -58,7 +58,9 @@ final class HostDoctorTask implements Runnable {
         runtime.scheduler().schedule(this, LISTENERS_AGAIN_AFTER.toMillis(), TimeUnit.MILLISECONDS);
       }
     } catch (Throwable e) {
-      err.println("faultline: running the host doctor failed, going on without it: " + e);
+      if (!JvmShutdown.inProgress()) {
+        err.println("faultline: running the host doctor failed, going on without it: " + e);
+      }
     }
   }
 }
