@@ -19,7 +19,7 @@ import io.faultline.agent.instrumentation.InstrumentationInstaller;
 import io.faultline.agent.instrumentation.InstrumentationModule;
 import io.faultline.agent.net.AgentTcpInfo;
 import io.faultline.agent.net.ChurnTracking;
-import io.faultline.core.config.ConfigProblem;
+import io.faultline.core.config.ConfigSources;
 import io.faultline.core.config.FaultlineConfig;
 import io.faultline.core.finding.ActiveFindingsInRecordings;
 import io.faultline.core.finding.Findings;
@@ -41,14 +41,16 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Starts the agent. On the thread of {@code premain}: configuration (problems printed to stderr),
- * {@code java.base/sun.nio.ch} opened, the modules discovered and the {@link DeferredTransformer}
- * registered. Then, on the agent's start thread while {@code main} runs: the instrumentation
- * modules (a class one of them targets that {@code main} loads meanwhile is woven afterwards by
- * retransformation: no application thread waits for the agent) and connection churn; and on the
- * agent's scheduler, once the application's start-up has settled ({@link AfterStartup}): the meter
- * registry with the meters that waited for it ({@link AgentRegistry}), the Micrometer bridge, the
- * endpoint and the host doctor. Each step that fails is reported and skipped; the others still run.
+ * Starts the agent. On the thread of {@code premain}, only what must precede {@code main}: the
+ * configuration's sources read, the modules discovered and the {@link DeferredTransformer}
+ * registered. Then, on the agent's start thread while {@code main} runs: the agent's loggers, the
+ * configuration parsed (problems printed to stderr), {@code java.base/sun.nio.ch} opened, the
+ * instrumentation modules that are on (a class one of them targets that {@code main} loads
+ * meanwhile is woven afterwards by retransformation: no application thread waits for the agent) and
+ * connection churn; and on the agent's scheduler, once the application's start-up has settled
+ * ({@link AfterStartup}): the meter registry with the meters that waited for it ({@link
+ * AgentRegistry}), the Micrometer bridge, the endpoint and the host doctor. Each step that fails is
+ * reported and skipped; the others still run.
  */
 final class AgentStarter {
 
@@ -73,6 +75,76 @@ final class AgentStarter {
       // First, before any other thread of ours reads a class file (see the class for why).
       ClassFileUrlHandlers.loadNow();
       PrintStream err = System.err;
+      AgentTcpInfo.useInstrumentation(instrumentation);
+      // Only what must precede main runs here: the configuration is read now but parsed on the
+      // start thread, beside main. No lambdas up to the start thread: this is the application's
+      // start path, where each lambda is a class spun at run time.
+      ConfigSources sources = ConfigSources.ofProcessAtStart(agentArgs);
+      List<String> discoveryFailures = new ArrayList<>();
+      // Every module, whatever the configuration turns off: the gate must know their targets
+      // before main runs. The start thread installs those that are on; a class remembered for
+      // one that is off is left alone.
+      List<InstrumentationModule> modules =
+          InstrumentationInstaller.discover(AgentStarter.class.getClassLoader(), discoveryFailures);
+      // The modules, the weaver and the meter registry take a while to load on a busy
+      // 2-core machine: they are set up on a thread of their own while main starts. Nothing waits
+      // for them: a targeted class that loads meanwhile is woven afterwards (DeferredTransformer).
+      StartProblems problems = new StartProblems(sources, discoveryFailures, err);
+      DeferredTransformer deferred =
+          new DeferredTransformer(DeferredTransformer.Gate.of(modules), agentCode());
+      instrumentation.addTransformer(deferred, true);
+      Thread installer =
+          new Thread(
+              new StartThread(problems, instrumentation, deferred, modules, attached, err),
+              "faultline-agent-start");
+      installer.setDaemon(true);
+      deferred.installingOn(installer);
+      Runtime.getRuntime()
+          .addShutdownHook(new Thread(new ExitReport(problems, err), "faultline-exit-report"));
+      installer.start();
+    }
+  }
+
+  /** The agent's start thread: the rest of the start, then the end of the start-up window. */
+  private static final class StartThread implements Runnable {
+    private final StartProblems problems;
+    private final Instrumentation instrumentation;
+    private final DeferredTransformer deferred;
+    private final List<InstrumentationModule> modules;
+    private final boolean attached;
+    private final PrintStream err;
+
+    StartThread(
+        StartProblems problems,
+        Instrumentation instrumentation,
+        DeferredTransformer deferred,
+        List<InstrumentationModule> modules,
+        boolean attached,
+        PrintStream err) {
+      this.problems = problems;
+      this.instrumentation = instrumentation;
+      this.deferred = deferred;
+      this.modules = modules;
+      this.attached = attached;
+      this.err = err;
+    }
+
+    @Override
+    public void run() {
+      try {
+        finishStart();
+      } catch (Throwable e) {
+        // Never an uncaught exception's stack trace in the application's log: one line.
+        err.println("faultline: the agent's start failed; the application runs without it: " + e);
+      } finally {
+        // Whatever failed, classes stop being remembered and timed.
+        deferred.endStartup(0);
+      }
+    }
+
+    /** The rest of the start. */
+    private void finishStart() {
+      long started = System.nanoTime();
       // Before the first logger of the agent's is made: see the class.
       String loggersUnavailable =
           QuietLoggers.install(instrumentation, AgentStarter.class.getModule());
@@ -83,15 +155,8 @@ final class AgentStarter {
                 + loggersUnavailable
                 + ")");
       }
-      AgentTcpInfo.useInstrumentation(instrumentation);
-      FaultlineConfig config = FaultlineConfig.load(agentArgs);
-      for (ConfigProblem problem : config.problems()) {
-        err.println(problem.toLine());
-      }
+      FaultlineConfig config = problems.load();
       AgentErrors.setLimit(config.get(AgentConfigKeys.MODULE_ERROR_LIMIT));
-
-      // No lambdas up to the start thread: this is the application's start path, where each
-      // lambda is a class spun at run time.
       String socketFdsUnavailable = null;
       try {
         socketFdsUnavailable =
@@ -104,67 +169,6 @@ final class AgentStarter {
       } catch (Throwable e) {
         err.println("faultline: opening java.base/sun.nio.ch failed, going on without it: " + e);
       }
-      List<InstrumentationModule> modules = discoverModules(config);
-      // The modules, the weaver and the meter registry take a while to load on a busy
-      // 2-core machine: they are set up on a thread of their own while main starts. Nothing waits
-      // for them: a targeted class that loads meanwhile is woven afterwards (DeferredTransformer).
-      DeferredTransformer deferred =
-          new DeferredTransformer(
-              DeferredTransformer.Gate.of(enabled(modules, config)), agentCode());
-      instrumentation.addTransformer(deferred, true);
-      Thread installer =
-          new Thread(
-              new StartThread(
-                  config, instrumentation, deferred, modules, socketFdsUnavailable, attached, err),
-              "faultline-agent-start");
-      installer.setDaemon(true);
-      deferred.installingOn(installer);
-      Runtime.getRuntime()
-          .addShutdownHook(new Thread(new ExitReport(err), "faultline-exit-report"));
-      installer.start();
-    }
-  }
-
-  /** The agent's start thread: the rest of the start, then the end of the start-up window. */
-  private static final class StartThread implements Runnable {
-    private final FaultlineConfig config;
-    private final Instrumentation instrumentation;
-    private final DeferredTransformer deferred;
-    private final List<InstrumentationModule> modules;
-    private final String socketFdsUnavailable;
-    private final boolean attached;
-    private final PrintStream err;
-
-    StartThread(
-        FaultlineConfig config,
-        Instrumentation instrumentation,
-        DeferredTransformer deferred,
-        List<InstrumentationModule> modules,
-        String socketFdsUnavailable,
-        boolean attached,
-        PrintStream err) {
-      this.config = config;
-      this.instrumentation = instrumentation;
-      this.deferred = deferred;
-      this.modules = modules;
-      this.socketFdsUnavailable = socketFdsUnavailable;
-      this.attached = attached;
-      this.err = err;
-    }
-
-    @Override
-    public void run() {
-      try {
-        finishStart();
-      } finally {
-        // Whatever failed, classes stop being remembered and timed.
-        deferred.endStartup(0);
-      }
-    }
-
-    /** The rest of the start. */
-    private void finishStart() {
-      long started = System.nanoTime();
       ScheduledExecutorService scheduler =
           Executors.newSingleThreadScheduledExecutor(
               r -> {
@@ -191,7 +195,9 @@ final class AgentStarter {
               new DeferringInstrumentation(instrumentation, deferred),
               classFiles.loader(),
               attached);
-      step(err, "installing instrumentation", () -> installModules(installer, runtime, modules));
+      List<InstrumentationModule> installed =
+          config.isFeatureEnabled(AgentConfigKeys.INSTRUMENTATION) ? modules : List.of();
+      step(err, "installing instrumentation", () -> installModules(installer, runtime, installed));
       classFiles.close();
       List<DeferredTransformer.EarlyClass> early = deferred.endStartup(END_STARTUP_WAIT_MILLIS);
       int[] lateWoven = new int[1];
@@ -236,16 +242,22 @@ final class AgentStarter {
     }
   }
 
-  /** The shutdown hook that prints what the instrumentation modules could not do, if anything. */
+  /**
+   * The shutdown hook: the configuration's problems if the start thread never printed them, and
+   * what the instrumentation modules could not do, if anything.
+   */
   private static final class ExitReport implements Runnable {
+    private final StartProblems problems;
     private final PrintStream err;
 
-    ExitReport(PrintStream err) {
+    ExitReport(StartProblems problems, PrintStream err) {
+      this.problems = problems;
       this.err = err;
     }
 
     @Override
     public void run() {
+      problems.printIfNotYet();
       String report = AgentErrors.exitReport();
       if (!report.isEmpty()) {
         err.println(report);
@@ -256,29 +268,6 @@ final class AgentStarter {
   private static java.net.URL agentCode() {
     java.security.CodeSource source = AgentStarter.class.getProtectionDomain().getCodeSource();
     return source == null ? null : source.getLocation();
-  }
-
-  private static List<InstrumentationModule> discoverModules(FaultlineConfig config) {
-    if (!config.isFeatureEnabled(AgentConfigKeys.INSTRUMENTATION)) {
-      return List.of();
-    }
-    return InstrumentationInstaller.discover(AgentStarter.class.getClassLoader());
-  }
-
-  /** The modules that will be installed (a module that cannot say its feature is left out). */
-  private static List<InstrumentationModule> enabled(
-      List<InstrumentationModule> modules, FaultlineConfig config) {
-    List<InstrumentationModule> on = new ArrayList<>();
-    for (InstrumentationModule m : modules) {
-      try {
-        if (m.enabledIn(config)) {
-          on.add(m);
-        }
-      } catch (RuntimeException e) {
-        // reported by the installer, which skips it
-      }
-    }
-    return on;
   }
 
   private static void installModules(

@@ -131,6 +131,27 @@ class AgentStartupTest {
     }
   }
 
+  /**
+   * The agent parses its configuration on its start thread, beside {@code main}: a {@code main}
+   * that ends at once must still show each problem, once.
+   */
+  @org.junit.jupiter.api.Test
+  void aMainThatEndsAtOnceStillShowsEachConfigurationProblemOnce() {
+    for (int run = 0; run < 5; run++) {
+      ChildJvm.Result result =
+          ChildJvm.on(Jdk.current())
+              .agentArgs("prometheus.port=nope,doctor.interval=5 fortnights")
+              .run(60, "io.faultline.it.agent.app.HelloApp");
+      assertThat(result.exitCode()).as(result.stderr()).isZero();
+      assertThat(result.stdout()).contains("main ran");
+      List<String> problems =
+          result.stderr().lines().filter(l -> l.startsWith("faultline: ERROR")).toList();
+      assertThat(problems).as(result.stderr()).hasSize(2);
+      assertThat(problems.get(0)).startsWith("faultline: ERROR doctor.interval (agent argument)");
+      assertThat(problems.get(1)).startsWith("faultline: ERROR prometheus.port (agent argument)");
+    }
+  }
+
   @org.junit.jupiter.api.Test
   void dynamicAttachToARunningJvmStartsTheAgent() throws Exception {
     int port = Http.freePort();

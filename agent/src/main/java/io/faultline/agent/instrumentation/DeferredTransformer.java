@@ -14,7 +14,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -38,8 +38,10 @@ public final class DeferredTransformer implements ClassFileTransformer {
   private final URL agentCode;
   private final Set<EarlyClass> early = ConcurrentHashMap.newKeySet();
   private final AtomicInteger inStartupTransform = new AtomicInteger();
-  private final LongAdder startupNanos = new LongAdder();
-  private final LongAdder classesDefined = new LongAdder();
+  // Atomics, not LongAdders: every class the JVM loads passes here, mostly while this code is
+  // still interpreted, where a LongAdder's VarHandles cost several times an atomic increment.
+  private final AtomicLong startupNanos = new AtomicLong();
+  private final AtomicLong classesDefined = new AtomicLong();
   private volatile boolean startup = true;
   private volatile Thread installer;
 
@@ -80,29 +82,37 @@ public final class DeferredTransformer implements ClassFileTransformer {
 
     ModulesGate(List<InstrumentationModule> all) {
       for (InstrumentationModule m : all) {
-        List<String> names = m.targetNames();
-        if (names.isEmpty()) {
-          unnamed.add(m);
-          continue;
-        }
-        Map<String, List<InstrumentationModule>> targets =
-            m.bootstrapClasses().isEmpty() ? applicationTargets : jdkTargets;
-        for (String name : names) {
-          String internalName = name.replace('.', '/');
-          List<InstrumentationModule> before = targets.get(internalName);
-          targets.put(internalName, before == null ? List.of(m) : both(before, List.of(m)));
+        try {
+          add(m);
+        } catch (RuntimeException | LinkageError e) {
+          // A module that cannot name its targets misses the classes loaded during the start;
+          // its installation reports what is wrong with it. The agent itself still starts.
         }
       }
     }
 
-    private static List<InstrumentationModule> both(
-        List<InstrumentationModule> some, List<InstrumentationModule> more) {
-      List<InstrumentationModule> all = new ArrayList<>(some);
-      for (InstrumentationModule m : more) {
-        if (!all.contains(m)) {
-          all.add(m);
-        }
+    private void add(InstrumentationModule m) {
+      List<String> names = m.targetNames();
+      if (names.isEmpty()) {
+        unnamed.add(m);
+        return;
       }
+      Map<String, List<InstrumentationModule>> targets =
+          m.bootstrapClasses().isEmpty() ? applicationTargets : jdkTargets;
+      for (String name : names) {
+        String internalName = name.replace('.', '/');
+        List<InstrumentationModule> before = targets.get(internalName);
+        targets.put(internalName, before == null ? List.of(m) : with(before, m));
+      }
+    }
+
+    private static List<InstrumentationModule> with(
+        List<InstrumentationModule> some, InstrumentationModule m) {
+      if (some.contains(m)) {
+        return some;
+      }
+      List<InstrumentationModule> all = new ArrayList<>(some);
+      all.add(m);
       return List.copyOf(all);
     }
 
@@ -118,7 +128,7 @@ public final class DeferredTransformer implements ClassFileTransformer {
       for (int i = 0; i < unnamed.size(); i++) {
         InstrumentationModule m = unnamed.get(i);
         if (m.mayWeave(internalName, loader, classFile)) {
-          found = found.isEmpty() ? List.of(m) : both(found, List.of(m));
+          found = found.isEmpty() ? List.of(m) : with(found, m);
         }
       }
       return found;
@@ -215,12 +225,12 @@ public final class DeferredTransformer implements ClassFileTransformer {
    * growing, the application's start-up has settled.
    */
   public long classesDefined() {
-    return classesDefined.sum();
+    return classesDefined.get();
   }
 
   /** Nanoseconds application threads spent in this transformer while the agent was starting. */
   public long startupNanos() {
-    return startupNanos.sum();
+    return startupNanos.get();
   }
 
   @Override
@@ -232,7 +242,7 @@ public final class DeferredTransformer implements ClassFileTransformer {
       ProtectionDomain protectionDomain,
       byte[] classfileBuffer) {
     if (classBeingRedefined == null) {
-      classesDefined.increment();
+      classesDefined.incrementAndGet();
     }
     if (startup) {
       // Counted before startup is read again, so endStartup() either sees this load in flight or
@@ -271,7 +281,7 @@ public final class DeferredTransformer implements ClassFileTransformer {
       }
       return null;
     } finally {
-      startupNanos.add(System.nanoTime() - started);
+      startupNanos.addAndGet(System.nanoTime() - started);
     }
   }
 

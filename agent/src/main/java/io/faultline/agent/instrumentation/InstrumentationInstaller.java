@@ -61,9 +61,10 @@ public final class InstrumentationInstaller {
 
   /**
    * The modules registered with {@link ServiceLoader} in {@code loader}; a module that cannot be
-   * created is reported and skipped.
+   * created is skipped and why is added to {@code failures} (nothing is logged: this runs in the
+   * agent's {@code premain}, before its loggers are set up).
    */
-  public static List<InstrumentationModule> discover(ClassLoader loader) {
+  public static List<InstrumentationModule> discover(ClassLoader loader, List<String> failures) {
     List<InstrumentationModule> modules = new ArrayList<>();
     ServiceLoader<InstrumentationModule> services =
         ServiceLoader.load(InstrumentationModule.class, loader);
@@ -75,8 +76,7 @@ public final class InstrumentationInstaller {
         }
         modules.add(iterator.next());
       } catch (ServiceConfigurationError | LinkageError e) {
-        Log.LOG.log(
-            Level.WARNING, "faultline: an instrumentation module could not be created: " + e);
+        failures.add("faultline: an instrumentation module could not be created: " + e);
       }
     }
     return modules;

@@ -29,8 +29,13 @@ class AdviceClassesStayUnloadedTest {
         new RecordingLoader(agentClasses, AdviceClassesStayUnloadedTest.class.getClassLoader())) {
       List<String> adviceClasses = new ArrayList<>();
       Class<?> installer = loader.loadClass(InstrumentationInstaller.class.getName());
+      List<String> failures = new ArrayList<>();
       List<?> modules =
-          (List<?>) installer.getMethod("discover", ClassLoader.class).invoke(null, loader);
+          (List<?>)
+              installer
+                  .getMethod("discover", ClassLoader.class, List.class)
+                  .invoke(null, loader, failures);
+      assertThat(failures).as("every shipped module is created").isEmpty();
       Method types = loader.loadClass(InstrumentationModule.class.getName()).getMethod("types");
       Method advice = loader.loadClass(TypeInstrumentation.class.getName()).getMethod("advice");
       Method adviceClassName =

@@ -206,6 +206,39 @@ class DeferredTransformerTest {
   }
 
   @Test
+  void aModuleThatCannotNameItsTargetsIsLeftOutOfTheGateAndTheOthersStay() {
+    InstrumentationModule broken =
+        new InstrumentationModule() {
+          @Override
+          public String name() {
+            return "broken";
+          }
+
+          @Override
+          public String feature() {
+            return "broken";
+          }
+
+          @Override
+          public List<String> targetNames() {
+            throw new IllegalStateException("a bug in the module");
+          }
+
+          @Override
+          public List<TypeInstrumentation> types() {
+            return List.of();
+          }
+        };
+    InstrumentationModule phases =
+        new TargetsModule("phases", List.of("org.apache.kafka.clients.NetworkClient"));
+
+    DeferredTransformer.Gate gate = DeferredTransformer.Gate.of(List.of(broken, phases));
+
+    assertThat(gate.modulesFor("org/apache/kafka/clients/NetworkClient", APP, new byte[0]))
+        .containsExactly(phases);
+  }
+
+  @Test
   void theGateNamesTheModuleThatWeavesJdkClassesForThoseJdkClassesOnly() {
     InstrumentationModule sockets = new ConnectChurnModule();
     InstrumentationModule kafka = new NamedModule("kafka");

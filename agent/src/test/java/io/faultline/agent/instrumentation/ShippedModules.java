@@ -1,5 +1,6 @@
 package io.faultline.agent.instrumentation;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /** The instrumentation modules the agent ships: those on the test class path but the fixtures. */
@@ -8,7 +9,12 @@ final class ShippedModules {
   private ShippedModules() {}
 
   static List<InstrumentationModule> in(ClassLoader loader) {
-    return InstrumentationInstaller.discover(loader).stream()
+    List<String> failures = new ArrayList<>();
+    List<InstrumentationModule> all = InstrumentationInstaller.discover(loader, failures);
+    if (!failures.isEmpty()) {
+      throw new AssertionError(String.join("\n", failures));
+    }
+    return all.stream()
         .filter(m -> !m.getClass().getName().startsWith("io.faultline.agent.fixture."))
         .toList();
   }

@@ -40,6 +40,16 @@ public final class ConfigSources {
   }
 
   /**
+   * The real process environment, the system properties as they are now, and the agent's argument
+   * string: for a load that runs later, on another thread, while the application may already be
+   * setting properties of its own.
+   */
+  public static ConfigSources ofProcessAtStart(String agentArguments) {
+    return new ConfigSources(
+        new ProcessEnvironment(), new Fixed(processSystemProperties()), agentArguments);
+  }
+
+  /**
    * Given sources, for tests and for embedding: each supplier is called once per load, and may
    * return any map (only {@code FAULTLINE_*} and {@code faultline.*} entries are read).
    */
