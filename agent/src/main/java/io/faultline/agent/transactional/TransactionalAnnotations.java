@@ -55,20 +55,30 @@ final class TransactionalAnnotations {
         .orElse(BUILT_IN);
   }
 
-  /** The class-file descriptors ({@code La/b/C;}) of {@link #names()}. */
-  static List<BytePattern> descriptors() {
+  /**
+   * The class-file descriptors ({@code La/b/C;}) of {@link #names()} whose simple name is not
+   * {@code Transactional}: a search for {@code /Transactional;} finds all of those.
+   */
+  static List<BytePattern> otherDescriptors() {
     Set<String> names = names();
     Descriptors known = descriptors;
     if (known != null && known.of() == names) {
       return known.bytes();
     }
-    List<BytePattern> built = new ArrayList<>();
-    for (String name : names) {
-      built.add(BytePattern.of("L" + name.replace('.', '/') + ";"));
-    }
-    Descriptors fresh = new Descriptors(names, List.copyOf(built));
+    Descriptors fresh = new Descriptors(names, List.copyOf(otherDescriptors(names)));
     descriptors = fresh;
     return fresh.bytes();
+  }
+
+  /** The descriptors of those of {@code names} that a search for {@code /Transactional;} misses. */
+  static List<BytePattern> otherDescriptors(Set<String> names) {
+    List<BytePattern> other = new ArrayList<>();
+    for (String name : names) {
+      if (!name.endsWith(".Transactional")) {
+        other.add(BytePattern.of("L" + name.replace('.', '/') + ";"));
+      }
+    }
+    return other;
   }
 
   /** Descriptors with the name set they were built from (it changes once, when configured). */

@@ -56,9 +56,9 @@ public final class TransactionalModule implements InstrumentationModule {
   }
 
   /**
-   * Libraries whose own classes are never an application's transactional ones: Spring's, and the
-   * ones the agent instruments, whose hundreds of classes load while it starts. Decided by name,
-   * before the class file is read.
+   * Libraries whose own classes are never an application's transactional ones: Spring's, the ones
+   * the agent instruments, whose hundreds of classes load while it starts, and Faultline's. Decided
+   * by name, before the class file is read.
    */
   private static boolean isLibrary(String name) {
     for (String prefix : LIBRARIES) {
@@ -75,7 +75,9 @@ public final class TransactionalModule implements InstrumentationModule {
           "org.apache.kafka.",
           "org.jooq.",
           "com.zaxxer.hikari.",
-          "org.postgresql.");
+          "org.postgresql.",
+          // Faultline's own: no module weaves them (ModuleTransformer).
+          "io.faultline.");
 
   /** Whether {@code name}, binary (dots) or internal (slashes), starts with {@code prefix}. */
   private static boolean startsWithPackage(String name, String prefix) {
@@ -94,14 +96,19 @@ public final class TransactionalModule implements InstrumentationModule {
 
   /**
    * Only class files that name one of the transactional annotations (built-in or configured) can
-   * declare it: every other class is left alone without being parsed.
+   * declare it: every other class is left alone without being parsed. One search covers every
+   * annotation called {@code Transactional} (the built-in ones among them): this runs for each
+   * class an application loads, mostly before the JIT has compiled it.
    */
   @Override
   public boolean mayMatch(String internalName, ClassLoader loader, byte[] classFile) {
     if (loader == null || isLibrary(internalName)) {
       return false;
     }
-    for (BytePattern descriptor : TransactionalAnnotations.descriptors()) {
+    if (TRANSACTIONAL_DESCRIPTOR_END.foundIn(classFile)) {
+      return true;
+    }
+    for (BytePattern descriptor : TransactionalAnnotations.otherDescriptors()) {
       if (descriptor.foundIn(classFile)) {
         return true;
       }

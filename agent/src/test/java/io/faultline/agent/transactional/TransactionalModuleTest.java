@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class TransactionalModuleTest {
@@ -39,6 +40,33 @@ class TransactionalModuleTest {
     assertThat(module.mayMatch("io/faultline/agent/transactional/TransactionalModule", app, real))
         .isFalse();
     assertThat(module.mayMatch("app/Other", app, naming("Lapp/MyTransactional;"))).isFalse();
+  }
+
+  @Test
+  void onlyConfiguredAnnotationsOfAnotherNameNeedASearchOfTheirOwn() {
+    assertThat(TransactionalAnnotations.otherDescriptors(TransactionalAnnotations.names()))
+        .as("the built-in annotations are all called Transactional")
+        .isEmpty();
+    assertThat(
+            TransactionalAnnotations.otherDescriptors(
+                    Set.of(
+                        "org.springframework.transaction.annotation.Transactional",
+                        "com.acme.Transactional",
+                        "com.acme.TxBoundary",
+                        "Transactional"))
+                .stream()
+                .map(Object::toString))
+        .containsExactlyInAnyOrder("Lcom/acme/TxBoundary;", "LTransactional;");
+  }
+
+  @Test
+  void faultlinesOwnClassesAreNeverParsed() {
+    assertThat(
+            module.mayMatch(
+                "io/faultline/it/app/Service",
+                app,
+                naming("Lorg/springframework/transaction/annotation/Transactional;")))
+        .isFalse();
   }
 
   @Test
