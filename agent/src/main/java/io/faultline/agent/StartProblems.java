@@ -33,10 +33,18 @@ final class StartProblems {
     return config;
   }
 
-  /** At exit: prints the problems if {@link #load} never did. */
+  /** At exit: prints the problems if {@link #load} never did. Never throws. */
   void printIfNotYet() {
-    if (!printed.get()) {
+    if (printed.get()) {
+      return;
+    }
+    try {
       printOnce(FaultlineConfig.builder().sources(sources).load());
+    } catch (Throwable e) {
+      // A shutdown hook's exception would be a stack trace at the application's exit.
+      if (printed.compareAndSet(false, true)) {
+        err.println("faultline: the agent's configuration could not be read at exit: " + e);
+      }
     }
   }
 
