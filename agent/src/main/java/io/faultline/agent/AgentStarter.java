@@ -42,9 +42,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Starts the agent. On the thread of {@code premain}, only what must precede {@code main}: the
- * configuration's sources read, the modules discovered and the {@link DeferredTransformer}
- * registered. Then, on the agent's start thread while {@code main} runs: the agent's loggers, the
- * configuration parsed (problems printed to stderr), {@code java.base/sun.nio.ch} opened, the
+ * configuration's sources read, {@code java.base/sun.nio.ch} opened, the modules discovered and the
+ * {@link DeferredTransformer} registered. Then, on the agent's start thread while {@code main}
+ * runs: the agent's loggers, the configuration parsed (problems printed to stderr), the
  * instrumentation modules that are on (a class one of them targets that {@code main} loads
  * meanwhile is woven afterwards by retransformation: no application thread waits for the agent) and
  * connection churn; and on the agent's scheduler, once the application's start-up has settled
@@ -76,6 +76,20 @@ final class AgentStarter {
       ClassFileUrlHandlers.loadNow();
       PrintStream err = System.err;
       AgentTcpInfo.useInstrumentation(instrumentation);
+      // Here, not on the start thread: the application may ask SocketFds for a channel's
+      // descriptor as soon as main runs.
+      String socketFdsUnavailable = null;
+      try {
+        socketFdsUnavailable =
+            ModuleOpener.openSocketChannelInternals(
+                instrumentation, AgentStarter.class.getModule());
+        if (socketFdsUnavailable != null) {
+          err.println(
+              "faultline: socket descriptors by channel are unavailable: " + socketFdsUnavailable);
+        }
+      } catch (Throwable e) {
+        err.println("faultline: opening java.base/sun.nio.ch failed, going on without it: " + e);
+      }
       // Only what must precede main runs here: the configuration is read now but parsed on the
       // start thread, beside main. No lambdas up to the start thread: this is the application's
       // start path, where each lambda is a class spun at run time.
@@ -95,7 +109,14 @@ final class AgentStarter {
       instrumentation.addTransformer(deferred, true);
       Thread installer =
           new Thread(
-              new StartThread(problems, instrumentation, deferred, modules, attached, err),
+              new StartThread(
+                  problems,
+                  instrumentation,
+                  deferred,
+                  modules,
+                  socketFdsUnavailable,
+                  attached,
+                  err),
               "faultline-agent-start");
       installer.setDaemon(true);
       deferred.installingOn(installer);
@@ -111,6 +132,7 @@ final class AgentStarter {
     private final Instrumentation instrumentation;
     private final DeferredTransformer deferred;
     private final List<InstrumentationModule> modules;
+    private final String socketFdsUnavailable;
     private final boolean attached;
     private final PrintStream err;
 
@@ -119,12 +141,14 @@ final class AgentStarter {
         Instrumentation instrumentation,
         DeferredTransformer deferred,
         List<InstrumentationModule> modules,
+        String socketFdsUnavailable,
         boolean attached,
         PrintStream err) {
       this.problems = problems;
       this.instrumentation = instrumentation;
       this.deferred = deferred;
       this.modules = modules;
+      this.socketFdsUnavailable = socketFdsUnavailable;
       this.attached = attached;
       this.err = err;
     }
@@ -157,18 +181,6 @@ final class AgentStarter {
       }
       FaultlineConfig config = problems.load();
       AgentErrors.setLimit(config.get(AgentConfigKeys.MODULE_ERROR_LIMIT));
-      String socketFdsUnavailable = null;
-      try {
-        socketFdsUnavailable =
-            ModuleOpener.openSocketChannelInternals(
-                instrumentation, AgentStarter.class.getModule());
-        if (socketFdsUnavailable != null) {
-          err.println(
-              "faultline: socket descriptors by channel are unavailable: " + socketFdsUnavailable);
-        }
-      } catch (Throwable e) {
-        err.println("faultline: opening java.base/sun.nio.ch failed, going on without it: " + e);
-      }
       ScheduledExecutorService scheduler =
           Executors.newSingleThreadScheduledExecutor(
               r -> {
