@@ -40,7 +40,7 @@ record BenchSettings(
     return switch (mode) {
       case "full" ->
           new BenchSettings(
-              "full", 5, 500_000, 120_000, 15_000, 3_000_000, 5, 512, 5, 4, 5, 1000, 100, 60);
+              "full", 5, 500_000, 120_000, 15_000, 3_000_000, 5, 512, 5, 4, 9, 1000, 100, 60);
       case "quick" ->
           new BenchSettings("quick", 2, 20_000, 10_000, 5_000, 20_000, 1, 512, 2, 1, 2, 100, 25, 5);
       default ->

@@ -67,6 +67,63 @@ class BenchmarkHarnessTest {
   }
 
   @Test
+  void theDeliverySampleGoalShowsTheSameCallFromCBesideIt(@TempDir Path docs) throws Exception {
+    java.util.Map<String, JmhResults.Score> jmh =
+        JmhResults.parse(
+            "[{\"benchmark\" : \"io.faultline.core.bench.TcpInfoSampleBenchmark.unacknowledgedBytes\","
+                + " \"primaryMetric\" : {\"score\" : 642.9, \"scoreError\" : 18.7, \"scoreUnit\" :"
+                + " \"ns/op\"}}]\n"
+                + syscallFloor());
+
+    String report =
+        new BenchmarkReport(measurementsWithJmh(jmh), docs)
+            .render()
+            .replaceAll("\\d+ ns\\)", "N ns)");
+
+    assertThat(jmh).containsKeys("SyscallFloor.ioctlSiocoutq", "SyscallFloor.getsockoptTcpInfo");
+    assertThat(report)
+        .contains("| `SyscallFloor.ioctlSiocoutq` |")
+        .contains(
+            "| delivery sample per connection, JNA on JDK 17–21 (`unacknowledgedBytes`) | ≤ 500 ns"
+                + " | 643 ns (the same call from C: N ns) | **MISSED** |");
+  }
+
+  /**
+   * The output of {@code core/src/test/native/syscall_floor.c}, compiled and run here when the host
+   * has a C compiler (as {@code ./benchmarks} does); otherwise the line it prints, as written.
+   */
+  private static String syscallFloor() throws Exception {
+    Path source =
+        Path.of(System.getProperty("faultline.it.docs.dir", "../../docs"))
+            .resolveSibling("core/src/test/native/syscall_floor.c")
+            .toAbsolutePath()
+            .normalize();
+    assertThat(source).isRegularFile();
+    Path binary = Files.createTempFile("syscall-floor", "");
+    try {
+      Process cc =
+          new ProcessBuilder("cc", "-O2", "-o", binary.toString(), source.toString())
+              .redirectErrorStream(true)
+              .start();
+      cc.getInputStream().readAllBytes();
+      if (cc.waitFor() == 0) {
+        Process run = new ProcessBuilder(binary.toString()).start();
+        String out = new String(run.getInputStream().readAllBytes());
+        assertThat(run.waitFor()).isZero();
+        return out;
+      }
+    } catch (java.io.IOException noCompiler) {
+      // no cc on this host: the line below is what the program prints
+    } finally {
+      Files.deleteIfExists(binary);
+    }
+    return "[{\"benchmark\" : \"native.SyscallFloor.ioctlSiocoutq\", \"primaryMetric\" : {\"score\" :"
+        + " 361.6, \"scoreError\" : 8.9, \"scoreUnit\" : \"ns/op\"}},\n"
+        + " {\"benchmark\" : \"native.SyscallFloor.getsockoptTcpInfo\", \"primaryMetric\" : {\"score\""
+        + " : 741.4, \"scoreError\" : 59.9, \"scoreUnit\" : \"ns/op\"}}]";
+  }
+
+  @Test
   void theStartUpSectionHasTheSpringBootRowsAndTheirGoals(@TempDir Path docs) throws Exception {
     StartupBenchmark.Figures none =
         new StartupBenchmark.Figures(400, 2e6, 900, 1500, 1510, 5000, 9000);
@@ -138,12 +195,22 @@ class BenchmarkHarnessTest {
   }
 
   private static BenchmarkReport.Measurements measurements(List<StartupBenchmark.Result> startup) {
+    return measurements(startup, java.util.Map.of());
+  }
+
+  private static BenchmarkReport.Measurements measurementsWithJmh(
+      java.util.Map<String, JmhResults.Score> jmh) {
+    return measurements(List.of(), jmh);
+  }
+
+  private static BenchmarkReport.Measurements measurements(
+      List<StartupBenchmark.Result> startup, java.util.Map<String, JmhResults.Score> jmh) {
     return new BenchmarkReport.Measurements(
         BenchSettings.of("quick"),
         "./benchmarks quick",
         "machine\n",
         List.of(),
-        java.util.Map.of(),
+        jmh,
         java.util.Map.of(),
         false,
         startup,
@@ -151,6 +218,18 @@ class BenchmarkHarnessTest {
         1 << 20,
         List.of(),
         1);
+  }
+
+  @Test
+  void eachStartUpRoundBeginsOneVariantFurtherOnSoNoVariantAlwaysFollowsTheSameOne() {
+    List<String> variants = List.of("none", "empty", "faultline", "otel");
+
+    assertThat(StartupBenchmark.roundOrder(variants, 0)).isEqualTo(variants);
+    assertThat(StartupBenchmark.roundOrder(variants, 1))
+        .containsExactly("empty", "faultline", "otel", "none");
+    assertThat(StartupBenchmark.roundOrder(variants, 3))
+        .containsExactly("otel", "none", "empty", "faultline");
+    assertThat(StartupBenchmark.roundOrder(variants, 4)).isEqualTo(variants);
   }
 
   @Test

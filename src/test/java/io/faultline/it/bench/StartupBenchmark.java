@@ -15,8 +15,9 @@ import java.util.Map;
  * second launch that pauses) heap in use after GC once the agent has finished starting (1.5 s after
  * {@code main}); to the start of a service's libraries ({@link BenchLibraries}); and to a Spring
  * Boot service's start ({@code src/test/spring-boot-bench-app}, run from its executable jar).
- * Variants run interleaved; each figure is a median over the runs, and each added figure the median
- * of the differences to no agent round by round.
+ * Variants run interleaved, each round in another order ({@link #roundOrder}); each figure is a
+ * median over the runs, and each added figure the median of the differences to no agent round by
+ * round.
  */
 final class StartupBenchmark {
 
@@ -97,6 +98,19 @@ final class StartupBenchmark {
 
   private final BenchSettings settings;
 
+  /**
+   * The variants in round {@code round}'s order: each round starts one variant further on. In a
+   * fixed order no agent always ran right after the heaviest variant (Faultline with OpenTelemetry,
+   * half a minute of both cores), and whatever that leaves behind (caches, the host's scheduling)
+   * fell on the same side of every difference.
+   */
+  static <T> List<T> roundOrder(List<T> variants, int round) {
+    int from = round % variants.size();
+    List<T> order = new ArrayList<>(variants.subList(from, variants.size()));
+    order.addAll(variants.subList(0, from));
+    return order;
+  }
+
   private static double valueOf(String stdout, String key) {
     for (String line : stdout.split("\n")) {
       if (line.startsWith(key + "=")) {
@@ -125,8 +139,9 @@ final class StartupBenchmark {
     variants.put("Faultline + OpenTelemetry", BenchJvm.agentOptions(Variant.BOTH));
     Map<String, List<Figures>> runs = new LinkedHashMap<>();
     variants.keySet().forEach(v -> runs.put(v, new ArrayList<>()));
+    List<Map.Entry<String, List<String>>> order = new ArrayList<>(variants.entrySet());
     for (int i = 0; i < settings.startupRuns(); i++) {
-      for (Map.Entry<String, List<String>> v : variants.entrySet()) {
+      for (Map.Entry<String, List<String>> v : roundOrder(order, i)) {
         List<String> options = new ArrayList<>(List.of("-Xshare:auto"));
         options.addAll(
             v.getKey().equals("Faultline, endpoint on")
