@@ -1,7 +1,7 @@
 package io.faultline.it.bench;
 
 /**
- * The sizes of one benchmark run: {@code full} (the published numbers, 45-70 min on 2 cores; Kafka
+ * The sizes of one benchmark run: {@code full} (the published numbers, 55-90 min on 2 cores; Kafka
  * runs of several seconds each after a warm-up, so JIT compilation is not the measurement) or
  * {@code quick} (a few minutes, to try the harness). Chosen with {@code -Dfaultline.bench}.
  *

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @RequiresDocker("pg_stat_statements is preloaded only in the container image")
 class BenchmarkSuiteTest {
 
-  /** The full benchmark takes 45-70 minutes on two cores: far beyond the suite's default. */
+  /** The full benchmark takes 55-90 minutes on two cores: far beyond the suite's default. */
   @Test
   @Timeout(value = 120, unit = TimeUnit.MINUTES)
   void runAllAndWriteTheReport(KafkaCluster kafka, PostgresServer postgres) throws Exception {
