@@ -11,7 +11,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * --add-opens} on the command line); on JDK 22 and later {@code getsockopt} is linked with the
  * Foreign Function &amp; Memory API in a module the agent grants native access, with no
  * restricted-method warning in the application's output; before that JDK, JNA, nested unrelocated
- * in the jar, loads its native library from there while staying invisible to the application.
+ * in the jar, loads its native library from there while staying invisible to the application, and
+ * the delivery sample is read through the agent's own JNI library without loading JNA.
  */
 class TcpInfoInShadedJarTest {
 
@@ -34,8 +35,11 @@ class TcpInfoInShadedJarTest {
         .contains("jna loader=isolated");
     boolean foreign = jdk.feature() >= 22;
     assertThat(result.stdout())
-        .contains(
-            foreign ? "reader class=ForeignTcpInfoReader" : "reader class=LinuxTcpInfoReader");
+        .contains(foreign ? "reader class=ForeignTcpInfoReader" : "reader class=JniDeliverySample")
+        .contains("delivery acked=101 unacked=0");
+    if (!foreign) {
+      assertThat(result.stdout()).contains("jna loaded by the delivery sample=null");
+    }
     assertThat(result.stderr()).doesNotContain("restricted method");
   }
 

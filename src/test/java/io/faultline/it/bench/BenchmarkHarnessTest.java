@@ -84,7 +84,7 @@ class BenchmarkHarnessTest {
     assertThat(report)
         .contains("| `SyscallFloor.ioctlSiocoutq` |")
         .contains(
-            "| delivery sample per connection, JNA on JDK 17–21 (`unacknowledgedBytes`) | ≤ 500 ns"
+            "| delivery sample per connection, JNI on JDK 17–21 (`unacknowledgedBytes`) | ≤ 500 ns"
                 + " | 643 ns (the same call from C: N ns) | **MISSED** |");
   }
 

@@ -279,7 +279,10 @@ final class BenchmarkReport {
             + " (many times a second while requests are slow), and `unacknowledgedBytes` /"
             + " `foreignUnacknowledgedBytes` what the sampler reads instead where it can: one"
             + " `ioctl(SIOCOUTQ)` (the bytes not yet acknowledged), less a count of the bytes"
-            + " written. `SyscallFloor` (C, `core/src/test/native/syscall_floor.c`, where the"
+            + " written. On JDK 17 to 21 `bytesAcked` and `unacknowledgedBytes` go through"
+            + " Faultline's own JNI library (`core/src/main/native`, built where the build has a C"
+            + " compiler), `jnaUnacknowledgedBytes` through JNA, as where it is not built."
+            + " `SyscallFloor` (C, `core/src/test/native/syscall_floor.c`, where the"
             + " host has a C compiler): the same `ioctl(SIOCOUTQ)` and `getsockopt(TCP_INFO)`"
             + " with nothing between, the median of 5 rounds of a million calls ± half their"
             + " spread: the host's floor under those rows, which no JVM route gets below."
@@ -319,7 +322,7 @@ final class BenchmarkReport {
           String.format(Locale.ROOT, "%.0f ns", tcp.score()),
           tcp.score() <= 2000);
     }
-    deliverySampleGoal("JNA on JDK 17–21", "unacknowledgedBytes", "bytesAcked");
+    deliverySampleGoal("JNI on JDK 17–21", "unacknowledgedBytes", "bytesAcked");
     deliverySampleGoal("FFM on JDK 22+", "foreignUnacknowledgedBytes", "foreignBytesAcked");
     return b.toString();
   }

@@ -1,6 +1,7 @@
 package io.faultline.agent.net;
 
 import io.faultline.core.Loggers;
+import io.faultline.core.net.JniDeliverySample;
 import io.faultline.core.net.Outcome;
 import io.faultline.core.net.TcpInfoReader;
 import java.lang.System.Logger.Level;
@@ -79,6 +80,23 @@ public final class AgentTcpInfo {
         || !isLinux()) {
       return TcpInfoReader.create();
     }
+    // The delivery sampler's reads through the agent's JNI library where it binds; JNA then loads
+    // only when something else is read (a connection's whole TCP_INFO, a sock_diag dump).
+    Outcome<TcpInfoReader> jni =
+        JniDeliverySample.over(new LoadingTcpInfoReader(() -> throughJna(agentLoader)));
+    if (jni.isAvailable()) {
+      return jni.value().orElseThrow();
+    }
+    log()
+        .log(
+            Level.DEBUG,
+            "faultline: the delivery sample is read through JNA: "
+                + jni.reason().orElse("unknown"));
+    return throughJna(agentLoader);
+  }
+
+  /** The reader through JNA, from the agent's nested JNA jar; never throws. */
+  private static TcpInfoReader throughJna(ClassLoader agentLoader) {
     try {
       NestedJnaLoader loader = NestedJnaLoader.create(agentLoader);
       Class<?> linux = Class.forName(NestedJnaLoader.TCP_INFO_READER, true, loader);

@@ -11,9 +11,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Reads {@link TcpInfo} for a socket file descriptor. Obtain one with {@link #create()}: on Linux
  * it calls {@code getsockopt(TCP_INFO)}, through the Foreign Function &amp; Memory API where this
  * code has native access (JDK 22 or later with {@code --enable-native-access}), else through JNA
- * when it is available; anywhere else it is a reader whose every {@link #read} answers
- * "unavailable" with the reason, so callers never need a platform check of their own and never see
- * an exception.
+ * when it is available, the delivery sampler's reads through Faultline's own JNI library where it
+ * was built for this architecture ({@link JniDeliverySample}); anywhere else it is a reader whose
+ * every {@link #read} answers "unavailable" with the reason, so callers never need a platform check
+ * of their own and never see an exception.
  */
 public interface TcpInfoReader {
 
@@ -35,7 +36,8 @@ public interface TcpInfoReader {
       }
       Outcome<TcpInfoReader> linux = LinuxTcpInfoReader.load();
       if (linux.isAvailable()) {
-        return linux.value().orElseThrow();
+        TcpInfoReader jna = linux.value().orElseThrow();
+        return JniDeliverySample.over(jna).value().orElse(jna);
       }
       reason = linux.reason().orElseThrow();
     }

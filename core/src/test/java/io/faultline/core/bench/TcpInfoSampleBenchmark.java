@@ -1,5 +1,6 @@
 package io.faultline.core.bench;
 
+import io.faultline.core.net.JnaOnlyReader;
 import io.faultline.core.net.SocketFds;
 import io.faultline.core.net.TcpInfo;
 import io.faultline.core.net.TcpInfoReader;
@@ -32,7 +33,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * Foreign Function &amp; Memory API ({@code foreignSample}, {@code foreignBytesAcked}: JDK 22 and
  * later; they fail on older JDKs, so run them alone there); and what the delivery sampler reads
  * instead where it can, {@code ioctl(SIOCOUTQ)} less a count of the bytes written ({@code
- * unacknowledgedBytes}, {@code foreignUnacknowledgedBytes}). Run by {@code ./benchmarks}, or alone
+ * unacknowledgedBytes}, {@code foreignUnacknowledgedBytes}; on JDK 17 to 21 {@code
+ * unacknowledgedBytes} and {@code bytesAcked} go through Faultline's JNI library where it is built,
+ * {@code jnaUnacknowledgedBytes} through JNA as without it). Run by {@code ./benchmarks}, or alone
  * after {@code ./mvnw -pl core package -DskipTests}: {@code java -cp core/target/test-classes:<test
  * class path> org.openjdk.jmh.Main TcpInfoSampleBenchmark}.
  */
@@ -49,6 +52,7 @@ public class TcpInfoSampleBenchmark {
   private SocketChannel accepted;
   private TcpInfoReader reader;
   private TcpInfoReader foreign;
+  private TcpInfoReader jna;
   private int fd;
   // The connection's count of bytes written, as the delivery sampler reads it from another thread.
   private volatile long written;
@@ -67,6 +71,7 @@ public class TcpInfoSampleBenchmark {
     if (!reader.isSupported()) {
       throw new IllegalStateException(reader.unsupportedReason().orElse("unsupported"));
     }
+    jna = JnaOnlyReader.load();
     if (Runtime.version().feature() >= 22) {
       try {
         foreign = ForeignTcpInfoReader.of(GetsockoptBinder.bind()).value().orElseThrow();
@@ -103,6 +108,16 @@ public class TcpInfoSampleBenchmark {
   public long unacknowledgedBytes() {
     long w = written;
     return w - reader.unacknowledgedBytes(fd);
+  }
+
+  /**
+   * {@link #unacknowledgedBytes} through JNA's direct mapping, where Faultline's JNI library is not
+   * built (the JNI route is what {@link #unacknowledgedBytes} reads on JDK 17 to 21).
+   */
+  @Benchmark
+  public long jnaUnacknowledgedBytes() {
+    long w = written;
+    return w - jna.unacknowledgedBytes(fd);
   }
 
   /** {@link #sample} through the Foreign Function &amp; Memory API (JDK 22 and later). */

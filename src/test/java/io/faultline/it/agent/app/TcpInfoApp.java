@@ -3,6 +3,7 @@ package io.faultline.it.agent.app;
 import java.lang.reflect.Method;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.Optional;
@@ -11,7 +12,8 @@ import java.util.Optional;
  * Reads TCP_INFO of a loopback connection through the agent: the descriptor by {@code
  * SocketFds.ofChannel} (needs {@code sun.nio.ch} opened by the agent) and the facts through the
  * agent's reader (the Foreign Function &amp; Memory API on JDK 22 and later, else the JNA nested in
- * the shaded jar). Prints {@code fd=<n>}, {@code reader class=<name>}, {@code tcpinfo state=<s>
+ * the shaded jar, with the delivery sample through the agent's JNI library). Prints {@code fd=<n>},
+ * {@code reader class=<name>}, {@code delivery acked=<n> unacked=<n>}, {@code tcpinfo state=<s>
  * rtt=<us>} or the reasons. The agent's copy of core is relocated under {@code
  * io.faultline.shaded.core}, so it is reached by those names, as the agent's own code sees it.
  */
@@ -45,6 +47,20 @@ public final class TcpInfoApp {
                     .map(String::valueOf)
                     .orElse(""));
         if (fdValue.isPresent()) {
+          client.write(ByteBuffer.wrap(new byte[100]));
+          accepted.read(ByteBuffer.allocate(200));
+          Thread.sleep(100); // the peer's ACK arrives
+          System.out.println(
+              "delivery acked="
+                  + readerType.getMethod("bytesAcked", int.class).invoke(reader, fdValue.get())
+                  + " unacked="
+                  + readerType
+                      .getMethod("unacknowledgedBytes", int.class)
+                      .invoke(reader, fdValue.get()));
+          // JNA sets this when its native part loads; the JNI route reads the delivery sample
+          // without it.
+          System.out.println(
+              "jna loaded by the delivery sample=" + System.getProperty("jna.loaded"));
           Object info = readerType.getMethod("read", int.class).invoke(reader, fdValue.get());
           Optional<?> facts = value(info);
           if (facts.isPresent()) {
