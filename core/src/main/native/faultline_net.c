@@ -1,6 +1,6 @@
 /*
- * The delivery sampler's two reads of a connected TCP socket, as plain JNI functions: about 90 ns
- * above the system call itself, where JNA's direct mapping adds about 290 (see docs/benchmarks.md).
+ * The delivery sampler's two reads of a connected TCP socket, as plain JNI functions: a fraction of
+ * what JNA's direct mapping adds to the system call (docs/benchmarks.md has the figures).
  * Bound to io.faultline.core.net.JniSocketCalls under both of its names: as built, and as the agent
  * jar relocates it (io.faultline.shaded.core.net).
  */

@@ -6,11 +6,11 @@ import java.util.Optional;
 /**
  * A {@link TcpInfoReader} whose delivery-sample reads ({@link #unacknowledgedBytes}, {@link
  * #bytesAcked}) are plain JNI calls into Faultline's own native library, and whose other reads are
- * another reader's. JNA's direct mapping adds about 290 ns to each of those system calls, JNI about
- * 90: the difference counts on a producer whose requests stay unanswered, which the delivery
- * sampler then reads many times a second. Used where JNA would otherwise serve (JDK 17 to 23
- * without native access granted); from JDK 22 on, with native access, the Foreign Function &amp;
- * Memory API serves instead.
+ * another reader's. JNA's direct mapping adds several times what JNI does to each of those system
+ * calls (docs/benchmarks.md has the figures): the difference counts on a producer whose requests
+ * stay unanswered, which the delivery sampler then reads many times a second. Used where JNA would
+ * otherwise serve (JDK 17 to 23 without native access granted); from JDK 22 on, with native access,
+ * the Foreign Function &amp; Memory API serves instead.
  */
 public final class JniDeliverySample implements TcpInfoReader {
 

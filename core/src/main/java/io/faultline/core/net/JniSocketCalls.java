@@ -11,10 +11,10 @@ import java.util.Optional;
 /**
  * The delivery sampler's two reads as plain JNI calls into {@code libfaultline-net.so} (built from
  * {@code core/src/main/native/faultline_net.c} for each architecture the build had a compiler for,
- * and kept in the jar beside this class). JNA's direct mapping adds about three times as much to
- * the system call. The library is bound at the first use of this class, once per class loader;
- * where it cannot be (no build for this architecture, a {@code noexec} temporary directory, a libc
- * it does not link against) {@link #unavailableReason()} says why and nothing here is called.
+ * and kept in the jar beside this class): JNA's direct mapping adds several times as much to the
+ * system call. The library is bound at the first use of this class, once per class loader; where it
+ * cannot be (no build for this architecture, a {@code noexec} temporary directory, a libc it does
+ * not link against) {@link #unavailableReason()} says why and nothing here is called.
  */
 final class JniSocketCalls {
 
