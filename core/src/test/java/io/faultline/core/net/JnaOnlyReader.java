@@ -3,7 +3,7 @@ package io.faultline.core.net;
 /**
  * The JNA reader alone, without the JNI delivery sample in front: what {@link
  * TcpInfoReader#create()} gives where Faultline's JNI library is not built, for benchmarks that set
- * the two routes side by side.
+ * the two routes side by side and tests that compare them.
  */
 public final class JnaOnlyReader {
 

@@ -57,7 +57,7 @@ class JniDeliverySampleTest {
     assumeTrue(LINUX && builtHere(), "the library is built for this host");
     assumeTrue(Runtime.version().feature() < 24, "JNI is used before JDK 24");
     assertThat(JniSocketCalls.unavailableReason()).isEmpty();
-    TcpInfoReader jna = LinuxTcpInfoReader.load().value().orElseThrow();
+    TcpInfoReader jna = JnaOnlyReader.load();
     TcpInfoReader jni = JniDeliverySample.over(jna).value().orElseThrow();
 
     UnacknowledgedBytesCheck.check(jni);
