@@ -9,8 +9,10 @@ import java.util.Map;
 
 /**
  * Producer and consumer throughput and latency in child JVMs against a real broker, without an
- * agent, with Faultline (every feature on) and with the OpenTelemetry agent, interleaved A B C A B
- * C … so that the machine's load drifts over all three alike.
+ * agent, with Faultline (every feature on), with the OpenTelemetry agent and with both, interleaved
+ * so that the machine's load drifts over every variant alike: each round starts one variant later
+ * than the last ({@link StartupBenchmark#roundOrder}), so no variant always runs right after the
+ * same other.
  */
 final class ClientPerfBenchmark {
 
@@ -146,7 +148,7 @@ final class ClientPerfBenchmark {
     List<Map<Variant, PerfResult>> rounds = new ArrayList<>();
     for (int round = 0; round < settings.clientRounds(); round++) {
       Map<Variant, PerfResult> results = new EnumMap<>(Variant.class);
-      for (Variant variant : Variant.values()) {
+      for (Variant variant : StartupBenchmark.roundOrder(List.of(Variant.values()), round)) {
         // A fixed heap: with -Xmx alone, the agent's classes take this small app past the default
         // MetaspaceSize at start, and G1 shrinks the heap at that cycle's remark (to 74 MB in a
         // run): twice the young collections for the rest of the run, an artifact of a tiny app
