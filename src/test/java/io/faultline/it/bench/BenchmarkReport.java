@@ -134,10 +134,15 @@ final class BenchmarkReport {
                 : m.settings().consumerPasses() + " times over, without pause,")
             + " in the measurement (a pass takes about two seconds, in which one compilation or"
             + " collection moved a round's ratios by a tenth)."
-            + " CPU is the child process's CPU time per measured record, every thread (an agent's"
-            + " too) but the JIT compilers' (the *JIT ms* column); the broker shares the two"
-            + " cores, so an agent's CPU comes out of throughput. Ratios are to no agent in the"
-            + " same round; the medians row gives the median of each column.\n\n");
+            + " Placement: "
+            + m.clients().get(0).placement()
+            + "; left free, a client's threads and the broker's met on one CPU or spread over"
+            + " two at random, and the same child's CPU per record moved by up to 2× between"
+            + " runs (see the notes below). CPU is the child process's CPU time per measured"
+            + " record, every thread (an agent's too) but the JIT compilers' (the *JIT ms*"
+            + " column); an agent's CPU and the JIT's share the child's CPU with the client, so"
+            + " they come out of throughput. Ratios are to no agent in the same round; the"
+            + " medians row gives the median of each column.\n\n");
     List<String> names = new ArrayList<>();
     double[][] throughput = new double[2][m.clients().size()];
     double[][] p99 = new double[2][m.clients().size()];

@@ -16,8 +16,12 @@ import java.util.Map;
  */
 final class ClientPerfBenchmark {
 
-  /** One workload's runs: {@code rounds.get(r).get(variant)}. */
-  record Series(String name, String description, List<Map<Variant, PerfResult>> rounds) {
+  /**
+   * One workload's runs: {@code rounds.get(r).get(variant)}; {@code placement} says where the
+   * children and the broker ran ({@link CpuPinning#description()}).
+   */
+  record Series(
+      String name, String description, String placement, List<Map<Variant, PerfResult>> rounds) {
 
     double medianRecordsPerSecond(Variant v) {
       return Stats.median(rounds.stream().mapToDouble(r -> r.get(v).recordsPerSecond()).toArray());
@@ -67,6 +71,12 @@ final class ClientPerfBenchmark {
 
   /** The capped and uncapped producer runs and the consumer runs. */
   List<Series> run() {
+    try (CpuPinning pinning = CpuPinning.of(kafka)) {
+      return run(pinning);
+    }
+  }
+
+  private List<Series> run(CpuPinning pinning) {
     String capped = "bench-capped-" + System.nanoTime();
     String uncapped = "bench-uncapped-" + System.nanoTime();
     String prepared = "bench-consume-" + System.nanoTime();
@@ -88,6 +98,7 @@ final class ClientPerfBenchmark {
     List<Series> series = new ArrayList<>();
     series.add(
         series(
+            pinning,
             "producer, capped",
             settings.cappedRecords()
                 + " records of "
@@ -95,7 +106,7 @@ final class ClientPerfBenchmark {
                 + " B, acks=all, at most "
                 + settings.cappedThroughput()
                 + " records/s, after "
-                + settings.warmup(settings.cappedRecords())
+                + settings.cappedWarmup()
                 + " warm-up records and until the JIT is quiet",
             ProducerPerf.class.getName(),
             kafka.bootstrapServers(),
@@ -103,10 +114,11 @@ final class ClientPerfBenchmark {
             Integer.toString(settings.cappedRecords()),
             size,
             Integer.toString(settings.cappedThroughput()),
-            Integer.toString(settings.warmup(settings.cappedRecords())),
+            Integer.toString(settings.cappedWarmup()),
             Integer.toString(settings.warmupMaxSeconds())));
     series.add(
         series(
+            pinning,
             "producer, uncapped",
             settings.producerRecords()
                 + " records of "
@@ -124,6 +136,7 @@ final class ClientPerfBenchmark {
             Integer.toString(settings.warmupMaxSeconds())));
     series.add(
         series(
+            pinning,
             "consumer",
             settings.consumerRecords()
                 + " records of "
@@ -144,7 +157,8 @@ final class ClientPerfBenchmark {
     return series;
   }
 
-  private Series series(String name, String description, String mainClass, String... args) {
+  private Series series(
+      CpuPinning pinning, String name, String description, String mainClass, String... args) {
     List<Map<Variant, PerfResult>> rounds = new ArrayList<>();
     for (int round = 0; round < settings.clientRounds(); round++) {
       Map<Variant, PerfResult> results = new EnumMap<>(Variant.class);
@@ -156,12 +170,13 @@ final class ClientPerfBenchmark {
         List<String> options = new ArrayList<>(List.of("-Xms512m", "-Xmx512m"));
         options.addAll(BenchJvm.agentOptions(variant));
         PerfResult result =
-            PerfResult.parse(BenchJvm.run(BenchJvm.command(options, mainClass, args), 300));
+            PerfResult.parse(
+                BenchJvm.run(pinning.wrap(BenchJvm.command(options, mainClass, args)), 300));
         System.out.printf("bench: %s round %d %s: %s%n", name, round + 1, variant.label, result);
         results.put(variant, result);
       }
       rounds.add(results);
     }
-    return new Series(name, description, rounds);
+    return new Series(name, description, pinning.description(), rounds);
   }
 }

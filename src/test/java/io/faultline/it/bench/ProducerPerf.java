@@ -76,6 +76,7 @@ public final class ProducerPerf {
       long cpuStart = PerfResult.processCpuNanos();
       long jitStart = CompilerCpu.nanos();
       ThreadCpu threads = ThreadCpu.startIfAsked();
+      double requestsBefore = requestTotal(producer);
       for (long i = 0; i < records; i += STEP) {
         sendRange(
             producer,
@@ -94,6 +95,7 @@ public final class ProducerPerf {
       long jit = CompilerCpu.nanos() - jitStart;
       if (threads != null) {
         threads.print();
+        System.err.printf("produce-requests %.0f%n", requestTotal(producer) - requestsBefore);
       }
       Arrays.sort(latencies);
       System.out.println(
@@ -111,6 +113,16 @@ public final class ProducerPerf {
                   jit)
               .toLine());
     }
+  }
+
+  private static double requestTotal(KafkaProducer<byte[], byte[]> producer) {
+    return producer.metrics().entrySet().stream()
+        .filter(
+            e ->
+                e.getKey().group().equals("producer-metrics")
+                    && e.getKey().name().equals("request-total"))
+        .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue())
+        .sum();
   }
 
   /**

@@ -9,13 +9,12 @@ import java.util.stream.Stream;
 
 /**
  * Per-thread CPU time of a benchmark child over its measured window, JIT and GC threads included
- * (read from {@code /proc/self/task}, so Linux only), printed to standard error when {@code
- * -Dbench.threads=true}: which thread an agent's extra CPU goes to. Not a {@code faultline.}
- * property: the agent in the child reads those as its own and warns about one it does not know.
+ * (each thread's {@code schedstat} run time in {@code /proc/self/task}, to the nanosecond, so Linux
+ * only), printed to standard error when {@code -Dbench.threads=true}: which thread an agent's extra
+ * CPU goes to. Not a {@code faultline.} property: the agent in the child reads those as its own and
+ * warns about one it does not know.
  */
 final class ThreadCpu {
-
-  private static final double TICK_MS = 10; // USER_HZ = 100 on Linux
 
   private final Map<String, Long> start = snapshot();
 
@@ -26,18 +25,18 @@ final class ThreadCpu {
     return Boolean.getBoolean("bench.threads") ? new ThreadCpu() : null;
   }
 
-  /** Thread id and name → utime + stime in ticks. */
+  /** Thread id and name → run time in nanoseconds. */
   private static Map<String, Long> snapshot() {
-    Map<String, Long> ticks = new HashMap<>();
+    Map<String, Long> nanos = new HashMap<>();
     try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
       tasks.forEach(
           t -> {
             try {
-              String stat = Files.readString(t.resolve("stat"));
-              String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-              String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-              ticks.put(
-                  t.getFileName() + " " + name, Long.parseLong(f[11]) + Long.parseLong(f[12]));
+              String name = Files.readString(t.resolve("comm")).strip();
+              String schedstat = Files.readString(t.resolve("schedstat"));
+              nanos.put(
+                  t.getFileName() + " " + name,
+                  Long.parseLong(schedstat.substring(0, schedstat.indexOf(' '))));
             } catch (IOException | RuntimeException e) {
               // the thread ended meanwhile
             }
@@ -45,7 +44,7 @@ final class ThreadCpu {
     } catch (IOException e) {
       System.err.println("thread-cpu unavailable: " + e);
     }
-    return ticks;
+    return nanos;
   }
 
   /** Prints each thread's CPU since the start, most first. */
@@ -55,8 +54,6 @@ final class ThreadCpu {
         .filter(e -> e.getValue() > 0)
         .sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))
         .forEach(
-            e ->
-                System.err.printf(
-                    "thread-cpu %-50s %8.0f ms%n", e.getKey(), e.getValue() * TICK_MS));
+            e -> System.err.printf("thread-cpu %-50s %10.1f ms%n", e.getKey(), e.getValue() / 1e6));
   }
 }

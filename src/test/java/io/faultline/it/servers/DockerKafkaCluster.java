@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
@@ -165,6 +166,15 @@ final class DockerKafkaCluster implements KafkaCluster {
       return pid == null || pid == 0
           ? java.util.OptionalLong.empty()
           : java.util.OptionalLong.of(pid);
+    }
+
+    @Override
+    public List<ProcessHandle> processes() {
+      return networkNamespacePid().stream()
+          .boxed()
+          .flatMap(pid -> ProcessHandle.of(pid).stream())
+          .flatMap(init -> Stream.concat(Stream.of(init), init.descendants()))
+          .toList();
     }
 
     private static DockerClient docker() {

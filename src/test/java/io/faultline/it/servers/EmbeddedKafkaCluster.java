@@ -136,6 +136,16 @@ final class EmbeddedKafkaCluster implements KafkaCluster {
       this.log = log;
     }
 
+    @Override
+    public synchronized java.util.List<ProcessHandle> processes() {
+      if (process == null || !process.isAlive()) {
+        return java.util.List.of();
+      }
+      return java.util.stream.Stream.concat(
+              java.util.stream.Stream.of(process.toHandle()), process.toHandle().descendants())
+          .toList();
+    }
+
     synchronized void launch() {
       ProcessBuilder builder = new ProcessBuilder("bash", script.toString());
       builder.environment().putAll(env);

@@ -79,4 +79,12 @@ public interface KafkaNode {
   default java.util.OptionalLong networkNamespacePid() {
     return java.util.OptionalLong.empty();
   }
+
+  /**
+   * The host processes that run the broker (its JVM and whatever started it), for pinning it to
+   * CPUs with {@code taskset}; empty while the node is stopped.
+   */
+  default java.util.List<ProcessHandle> processes() {
+    return java.util.List.of();
+  }
 }

@@ -1,0 +1,73 @@
+package io.faultline.it.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+
+@EnabledOnOs(OS.LINUX)
+class CpuPinningTest {
+
+  @Test
+  void pinsTheBrokerToAllButTheLastCpuAndFreesItOnClose() throws Exception {
+    assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "needs two CPUs");
+    Process broker = new ProcessBuilder("sleep", "60").start();
+    try {
+      String pinnedDescription;
+      try (CpuPinning pinning = CpuPinning.of(List.of(broker.toHandle()), 2)) {
+        pinnedDescription = pinning.description();
+        assertThat(allowedCpus(broker)).isEqualTo("0");
+        assertThat(pinning.wrap(List.of("java", "-version")))
+            .containsExactly("taskset", "-c", "1", "java", "-version");
+      }
+      assertThat(pinnedDescription).contains("CPU 1").contains("CPU 0");
+      assertThat(allowedCpus(broker)).isEqualTo("0-1");
+    } finally {
+      broker.destroy();
+      broker.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void pinsNothingOnOneCpuOrWithoutTheBrokersProcesses() {
+    try (CpuPinning one = CpuPinning.of(List.of(ProcessHandle.current()), 1);
+        CpuPinning none = CpuPinning.of(List.of(), 2)) {
+      assertThat(one.wrap(List.of("java"))).containsExactly("java");
+      assertThat(one.description()).contains("not pinned: one CPU only");
+      assertThat(none.wrap(List.of("java"))).containsExactly("java");
+      assertThat(none.description()).contains("not pinned: the broker's processes are unknown");
+    }
+  }
+
+  @Test
+  void processCpuCountsTheNanosecondsOfEveryThread() {
+    long before = PerfResult.processCpuNanos();
+    long threadBefore = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+    long x = 0;
+    long until = System.nanoTime() + 50_000_000;
+    while (System.nanoTime() < until) {
+      x += Long.numberOfTrailingZeros(System.nanoTime());
+    }
+    long thread = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - threadBefore;
+    long process = PerfResult.processCpuNanos() - before;
+    assertThat(x).isPositive();
+    assertThat(process).isGreaterThanOrEqualTo(thread);
+    // Ticks would be whole multiples of 10 ms.
+    assertThat(process % 10_000_000).isNotZero();
+  }
+
+  private static String allowedCpus(Process p) throws Exception {
+    return Files.readAllLines(Path.of("/proc", Long.toString(p.pid()), "status")).stream()
+        .filter(l -> l.startsWith("Cpus_allowed_list:"))
+        .map(l -> l.substring(l.indexOf(':') + 1).strip())
+        .findFirst()
+        .orElseThrow();
+  }
+}
