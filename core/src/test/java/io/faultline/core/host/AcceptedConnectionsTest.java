@@ -167,6 +167,44 @@ class AcceptedConnectionsTest {
     }
   }
 
+  @Test
+  void theReaderIsAskedForOnlyOnceThisProcessListensOnAPortOfItsOwn() throws Exception {
+    TcpInfoReader reader = TcpInfoReader.create();
+    assumeTrue(reader.isSupported(), "TCP_INFO is read only on Linux");
+    java.util.concurrent.atomic.AtomicInteger asked =
+        new java.util.concurrent.atomic.AtomicInteger();
+    try (ServerSocketChannel server =
+        ServerSocketChannel.open()
+            .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+      int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
+      java.util.concurrent.atomic.AtomicBoolean followed =
+          new java.util.concurrent.atomic.AtomicBoolean();
+      AcceptedConnections sweeper =
+          new AcceptedConnections(
+              SocketFds.forThisProcess(),
+              () -> {
+                asked.incrementAndGet();
+                return reader;
+              },
+              p -> !(followed.get() && p == port),
+              new Findings(Duration.ZERO, Clock.systemUTC(), System.getLogger("test")),
+              Clock.systemUTC());
+
+      AcceptedConnections.Sweep ignoredOnly = sweeper.sweep();
+      assertThat(ignoredOnly.listeners()).isZero();
+      assertThat(asked).as("only ignored listeners: no reader").hasValue(0);
+
+      followed.set(true);
+      try (SocketChannel client = SocketChannel.open(server.getLocalAddress());
+          SocketChannel accepted = server.accept()) {
+        AcceptedConnections.Sweep own = sweeper.sweep();
+        assertThat(asked.get()).as("a listener of its own: the reader").isPositive();
+        assertThat(own.listeners()).isEqualTo(1);
+        assertThat(own.connections()).isEqualTo(1);
+      }
+    }
+  }
+
   /** Listens on 127.0.0.2 at a port, accepts a number of connections and holds them. */
   private static final String OTHER_LISTENER =
       "import socket,sys\n"
