@@ -34,8 +34,7 @@ final class CompilerCpu {
       if (!Files.readString(task.resolve("comm")).matches("C[12] CompilerThre.*\\s*")) {
         return 0;
       }
-      String schedstat = Files.readString(task.resolve("schedstat"));
-      return Long.parseLong(schedstat.substring(0, schedstat.indexOf(' ')));
+      return TaskRunTime.nanos(task);
     } catch (IOException | RuntimeException e) {
       return 0; // the thread ended meanwhile
     }

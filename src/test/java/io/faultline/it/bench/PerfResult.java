@@ -81,8 +81,7 @@ public record PerfResult(
 
   private static long runNanos(Path task) {
     try {
-      String schedstat = Files.readString(task.resolve("schedstat"));
-      return Long.parseLong(schedstat.substring(0, schedstat.indexOf(' ')));
+      return TaskRunTime.nanos(task);
     } catch (IOException | RuntimeException e) {
       return 0; // the thread ended meanwhile
     }

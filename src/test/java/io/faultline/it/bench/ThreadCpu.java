@@ -33,10 +33,7 @@ final class ThreadCpu {
           t -> {
             try {
               String name = Files.readString(t.resolve("comm")).strip();
-              String schedstat = Files.readString(t.resolve("schedstat"));
-              nanos.put(
-                  t.getFileName() + " " + name,
-                  Long.parseLong(schedstat.substring(0, schedstat.indexOf(' '))));
+              nanos.put(t.getFileName() + " " + name, TaskRunTime.nanos(t));
             } catch (IOException | RuntimeException e) {
               // the thread ended meanwhile
             }
