@@ -14,7 +14,9 @@ import java.util.concurrent.TimeUnit;
  * doctor.interval}, with the {@code doctor.*} settings. Its server-side findings are warnings only
  * in a process that accepts connections ({@link ServerSideFindings}); a process that did not listen
  * yet at the first run (a broker opens its listeners a few seconds after its start) is looked at
- * again soon after.
+ * again soon after. That second look only asks whether it listens now and, if so, tells the stored
+ * report's findings again: the host has not changed in half a minute, and examining it whole again
+ * would land in a busy service's steady state for nothing.
  */
 final class HostDoctorTask implements Runnable {
 
@@ -55,11 +57,28 @@ final class HostDoctorTask implements Runnable {
       // Runs on the scheduler's one thread only: no other run reads or writes the flag.
       if (!serving && !lookedAgain) {
         lookedAgain = true;
-        runtime.scheduler().schedule(this, LISTENERS_AGAIN_AFTER.toMillis(), TimeUnit.MILLISECONDS);
+        runtime
+            .scheduler()
+            .schedule(this::lookAgain, LISTENERS_AGAIN_AFTER.toMillis(), TimeUnit.MILLISECONDS);
       }
     } catch (Throwable e) {
       if (!JvmShutdown.inProgress()) {
         err.println("faultline: running the host doctor failed, going on without it: " + e);
+      }
+    }
+  }
+
+  /** Tells the latest report's findings as a server's if this process listens now. */
+  private void lookAgain() {
+    try {
+      if (ProcessListeners.acceptsConnections(SocketFds.forThisProcess(), runtime.endpointPort())) {
+        runtime
+            .doctorReport()
+            .ifPresent(report -> runtime.findings().replaceAll("host.doctor", report.findings()));
+      }
+    } catch (Throwable e) {
+      if (!JvmShutdown.inProgress()) {
+        err.println("faultline: looking again at this process's listeners failed: " + e);
       }
     }
   }

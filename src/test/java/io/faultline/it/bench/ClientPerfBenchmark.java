@@ -168,6 +168,7 @@ final class ClientPerfBenchmark {
         // run): twice the young collections for the rest of the run, an artifact of a tiny app
         // (a real service crosses that threshold on its own) that -Xms removes for every variant.
         List<String> options = new ArrayList<>(List.of("-Xms512m", "-Xmx512m"));
+        options.addAll(pinning.jvmOptions());
         options.addAll(BenchJvm.agentOptions(variant));
         PerfResult result =
             PerfResult.parse(

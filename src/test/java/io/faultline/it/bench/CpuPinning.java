@@ -21,13 +21,15 @@ final class CpuPinning implements AutoCloseable {
   private final List<ProcessHandle> broker;
   private final String childCpu; // null: not pinned
   private final String allCpus;
+  private final int cpus;
   private final String description;
 
   private CpuPinning(
-      List<ProcessHandle> broker, String childCpu, String allCpus, String description) {
+      List<ProcessHandle> broker, String childCpu, String allCpus, int cpus, String description) {
     this.broker = broker;
     this.childCpu = childCpu;
     this.allCpus = allCpus;
+    this.cpus = cpus;
     this.description = description;
   }
 
@@ -63,7 +65,14 @@ final class CpuPinning implements AutoCloseable {
         List.copyOf(broker),
         child,
         all,
-        "each child alone on CPU " + child + " and the broker on CPU " + others + " (`taskset`)");
+        cpus,
+        "each child alone on CPU "
+            + child
+            + " (sized as if it had all "
+            + cpus
+            + ") and the broker on CPU "
+            + others
+            + " (`taskset`)");
   }
 
   private static CpuPinning unpinned(String why) {
@@ -71,6 +80,7 @@ final class CpuPinning implements AutoCloseable {
         List.of(),
         null,
         null,
+        0,
         "children and broker free to run on any CPU (not pinned: " + why + ")");
   }
 
@@ -82,6 +92,18 @@ final class CpuPinning implements AutoCloseable {
     List<String> wrapped = new ArrayList<>(List.of("taskset", "-c", childCpu));
     wrapped.addAll(command);
     return wrapped;
+  }
+
+  /**
+   * JVM options that keep a pinned child's ergonomics those of the whole machine. A JVM that sees
+   * one CPU is not "server class": it picks SerialGC and fewer compiler threads, so pinning alone
+   * would change the collector the agent is measured under, not only where the child runs.
+   */
+  List<String> jvmOptions() {
+    if (childCpu == null) {
+      return List.of();
+    }
+    return List.of("-XX:ActiveProcessorCount=" + cpus);
   }
 
   /** Where the children and the broker ran, for the report. */

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -36,10 +38,29 @@ class CpuPinningTest {
   }
 
   @Test
+  void aPinnedChildKeepsTheCollectorTheWholeMachineWouldGiveIt() throws Exception {
+    assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "needs two CPUs");
+    Process broker = new ProcessBuilder("sleep", "60").start();
+    try (CpuPinning pinning = CpuPinning.of(List.of(broker.toHandle()), 2)) {
+      List<String> command = new ArrayList<>();
+      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      command.addAll(pinning.jvmOptions());
+      command.addAll(List.of("-XX:+PrintFlagsFinal", "-version"));
+      // Without the options a JVM on one CPU is not server class and runs SerialGC.
+      assertThat(flag(pinning.wrap(command), "UseG1GC")).isEqualTo("true");
+      assertThat(flag(pinning.wrap(command), "UseSerialGC")).isEqualTo("false");
+    } finally {
+      broker.destroy();
+      broker.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
   void pinsNothingOnOneCpuOrWithoutTheBrokersProcesses() {
     try (CpuPinning one = CpuPinning.of(List.of(ProcessHandle.current()), 1);
         CpuPinning none = CpuPinning.of(List.of(), 2)) {
       assertThat(one.wrap(List.of("java"))).containsExactly("java");
+      assertThat(one.jvmOptions()).isEmpty();
       assertThat(one.description()).contains("not pinned: one CPU only");
       assertThat(none.wrap(List.of("java"))).containsExactly("java");
       assertThat(none.description()).contains("not pinned: the broker's processes are unknown");
@@ -61,6 +82,18 @@ class CpuPinningTest {
     assertThat(process).isGreaterThanOrEqualTo(thread);
     // Ticks would be whole multiples of 10 ms.
     assertThat(process % 10_000_000).isNotZero();
+  }
+
+  private static String flag(List<String> command, String name) throws Exception {
+    Process java = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(java.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(java.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    return out.lines()
+        .map(String::strip)
+        .filter(l -> l.matches("\\S+\\s+" + name + "\\s+=.*"))
+        .map(l -> l.replaceAll(".*=\\s*(\\S+).*", "$1"))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError(name + " not in " + out));
   }
 
   private static String allowedCpus(Process p) throws Exception {
