@@ -19,16 +19,11 @@ import java.util.concurrent.TimeUnit;
 final class CpuPinning implements AutoCloseable {
 
   private final List<ProcessHandle> broker;
-  private final String childCpu; // null: not pinned
-  private final String allCpus;
-  private final int cpus;
+  private final int cpus; // 0: not pinned
   private final String description;
 
-  private CpuPinning(
-      List<ProcessHandle> broker, String childCpu, String allCpus, int cpus, String description) {
+  private CpuPinning(List<ProcessHandle> broker, int cpus, String description) {
     this.broker = broker;
-    this.childCpu = childCpu;
-    this.allCpus = allCpus;
     this.cpus = cpus;
     this.description = description;
   }
@@ -50,7 +45,7 @@ final class CpuPinning implements AutoCloseable {
     if (broker.isEmpty()) {
       return unpinned("the broker's processes are unknown");
     }
-    String all = "0-" + (cpus - 1);
+    String all = allCpus(cpus);
     String others = cpus == 2 ? "0" : "0-" + (cpus - 2);
     try {
       for (ProcessHandle p : broker) {
@@ -60,14 +55,11 @@ final class CpuPinning implements AutoCloseable {
       broker.forEach(p -> tasksetQuietly(all, p));
       return unpinned(e.getMessage());
     }
-    String child = Integer.toString(cpus - 1);
     return new CpuPinning(
         List.copyOf(broker),
-        child,
-        all,
         cpus,
         "each child alone on CPU "
-            + child
+            + (cpus - 1)
             + " (sized as if it had all "
             + cpus
             + ") and the broker on CPU "
@@ -77,19 +69,15 @@ final class CpuPinning implements AutoCloseable {
 
   private static CpuPinning unpinned(String why) {
     return new CpuPinning(
-        List.of(),
-        null,
-        null,
-        0,
-        "children and broker free to run on any CPU (not pinned: " + why + ")");
+        List.of(), 0, "children and broker free to run on any CPU (not pinned: " + why + ")");
   }
 
   /** {@code command}, run on the children's CPU when pinned. */
   List<String> wrap(List<String> command) {
-    if (childCpu == null) {
+    if (cpus == 0) {
       return command;
     }
-    List<String> wrapped = new ArrayList<>(List.of("taskset", "-c", childCpu));
+    List<String> wrapped = new ArrayList<>(List.of("taskset", "-c", Integer.toString(cpus - 1)));
     wrapped.addAll(command);
     return wrapped;
   }
@@ -100,7 +88,7 @@ final class CpuPinning implements AutoCloseable {
    * would change the collector the agent is measured under, not only where the child runs.
    */
   List<String> jvmOptions() {
-    if (childCpu == null) {
+    if (cpus == 0) {
       return List.of();
     }
     return List.of("-XX:ActiveProcessorCount=" + cpus);
@@ -114,7 +102,11 @@ final class CpuPinning implements AutoCloseable {
   /** Lets the broker run on every CPU again. */
   @Override
   public void close() {
-    broker.forEach(p -> tasksetQuietly(allCpus, p));
+    broker.forEach(p -> tasksetQuietly(allCpus(cpus), p));
+  }
+
+  private static String allCpus(int cpus) {
+    return "0-" + (cpus - 1);
   }
 
   private static void tasksetQuietly(String cpus, ProcessHandle p) {

@@ -18,6 +18,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -171,14 +173,12 @@ class AcceptedConnectionsTest {
   void theReaderIsAskedForOnlyOnceThisProcessListensOnAPortOfItsOwn() throws Exception {
     TcpInfoReader reader = TcpInfoReader.create();
     assumeTrue(reader.isSupported(), "TCP_INFO is read only on Linux");
-    java.util.concurrent.atomic.AtomicInteger asked =
-        new java.util.concurrent.atomic.AtomicInteger();
+    AtomicInteger asked = new AtomicInteger();
     try (ServerSocketChannel server =
         ServerSocketChannel.open()
             .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
       int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
-      java.util.concurrent.atomic.AtomicBoolean followed =
-          new java.util.concurrent.atomic.AtomicBoolean();
+      AtomicBoolean followed = new AtomicBoolean();
       AcceptedConnections sweeper =
           new AcceptedConnections(
               SocketFds.forThisProcess(),

@@ -1,5 +1,6 @@
 package io.faultline.it.agent.app;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
@@ -42,7 +43,7 @@ public final class ListeningApp {
     WaitingApp.main(args);
   }
 
-  private static ServerSocketChannel listen() throws java.io.IOException {
+  private static ServerSocketChannel listen() throws IOException {
     ServerSocketChannel server =
         ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
     System.out.println("listening on " + server.getLocalAddress());
