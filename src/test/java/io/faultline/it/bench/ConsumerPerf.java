@@ -48,67 +48,35 @@ public final class ConsumerPerf {
     props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
     props.put(
         ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-    // Grown if a run's polls return fewer records than a full batch; sized for 100 a poll.
-    long[] pollLatencies = new long[(int) Math.min(Integer.MAX_VALUE - 8, measured / 100 + 1024)];
-    int polls = 0;
-    long count = 0;
-    long bytes = 0;
     try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
       consumer.subscribe(List.of(topic));
+      Poller poller = new Poller(consumer, topic, records, measured);
       Warmup warm = new Warmup(warmup, warmupMaxSeconds);
       long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-      long warmed = 0;
-      long warmedBytes = 0;
-      Map<TopicPartition, Long> ends = null;
-      while (warm.goesOn(warmed) && System.nanoTime() < deadline) {
+      while (warm.goesOn(poller.records) && System.nanoTime() < deadline) {
         // The same work per batch as the measurement: a path the warm-up never took would be
         // compiled, and profiles it broke deoptimised, inside the measured window.
-        ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofMillis(500));
-        warmed += batch.count();
-        warmedBytes += valueBytes(batch);
-        if (ends == null && !consumer.assignment().isEmpty()) {
-          ends = consumer.endOffsets(consumer.assignment());
-          long held = ends.values().stream().mapToLong(Long::longValue).sum();
-          if (held < records) {
-            throw new IllegalArgumentException(
-                topic + " holds " + held + " records; the measurement reads " + records);
-          }
-        }
-        rewindAtEnd(consumer, ends);
+        poller.poll(true);
       }
+      long warmed = poller.records;
+      long warmedBytes = poller.bytes;
       // With no warm-up the group may not have joined yet: auto.offset.reset starts it at 0.
       consumer.seekToBeginning(consumer.assignment());
+      poller.restart();
       long start = 0;
       long cpuStart = 0;
       long jitStart = 0;
       ThreadCpu threads = null;
       deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-      while (count < measured && System.nanoTime() < deadline) {
-        long before = System.nanoTime();
-        ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofMillis(500));
-        if (batch.isEmpty()) {
-          continue;
-        }
-        if (start == 0) {
+      while (poller.records < measured && System.nanoTime() < deadline) {
+        // With one pass the measurement reads the topic once, without going back to its start.
+        if (poller.poll(passes > 1) && start == 0) {
           // The clock starts with the first records: group join and assignment are not the
           // fetch path.
-          start = before;
+          start = poller.lastPollStart;
           cpuStart = PerfResult.processCpuNanos();
           jitStart = CompilerCpu.nanos();
           threads = ThreadCpu.startIfAsked();
-        }
-        long latency = (System.nanoTime() - before) / 1000;
-        if (polls == pollLatencies.length) {
-          pollLatencies = java.util.Arrays.copyOf(pollLatencies, polls * 2);
-        }
-        pollLatencies[polls++] = latency;
-        count += batch.count();
-        bytes += valueBytes(batch);
-        if (passes > 1) {
-          if (ends == null) {
-            ends = consumer.endOffsets(consumer.assignment());
-          }
-          rewindAtEnd(consumer, ends);
         }
       }
       long elapsed = System.nanoTime() - start;
@@ -119,22 +87,89 @@ public final class ConsumerPerf {
       }
       // Printed so that the warm-up's reads are used, and the JIT cannot drop them.
       System.err.println("warm-up read " + warmed + " records, " + warmedBytes + " bytes");
-      long[] sorted = java.util.Arrays.copyOf(pollLatencies, polls);
+      long[] sorted = java.util.Arrays.copyOf(poller.latencies, poller.polls);
       java.util.Arrays.sort(sorted);
       System.out.println(
           new PerfResult(
-                  count,
+                  poller.records,
                   elapsed,
-                  bytes,
+                  poller.bytes,
                   Stats.percentileOfSorted(sorted, 50),
                   Stats.percentileOfSorted(sorted, 99),
                   Stats.percentileOfSorted(sorted, 99.9),
-                  Math.max(0, measured - count), // a last poll may return more than needed
+                  Math.max(0, measured - poller.records), // a last poll may return more
                   cpu,
                   warm.nanos(),
                   warm.quiet(),
                   jit)
               .toLine());
+    }
+  }
+
+  /**
+   * One timed {@code poll} at a time, in the warm-up and the measurement alike. A method of its
+   * own, called for each poll, so that the JIT compiles it during the warm-up: in a loop of {@code
+   * main}, called once and so compiled by its back-edges only, the client's {@code poll},
+   * deoptimised early in the warm-up, stayed at C1 until 7-9 s into the measured window and was
+   * recompiled by C2 there, with the agent and without (-XX:+PrintCompilation).
+   */
+  private static final class Poller {
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final String topic;
+    private final int topicRecords;
+    private Map<TopicPartition, Long> ends;
+    // Grown if a run's polls return fewer records than a full batch; sized for 100 a poll.
+    long[] latencies;
+    int polls;
+    long records;
+    long bytes;
+    long lastPollStart;
+
+    Poller(KafkaConsumer<byte[], byte[]> consumer, String topic, int topicRecords, long measured) {
+      this.consumer = consumer;
+      this.topic = topic;
+      this.topicRecords = topicRecords;
+      this.latencies = new long[(int) Math.min(Integer.MAX_VALUE - 8, measured / 100 + 1024)];
+    }
+
+    /**
+     * Polls once; a poll that returned records counts them and its latency (µs). With {@code
+     * rewind}, goes back to the start of each partition whose end it reached. Returns whether
+     * records came.
+     */
+    boolean poll(boolean rewind) {
+      long before = System.nanoTime();
+      ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofMillis(500));
+      if (ends == null && !consumer.assignment().isEmpty()) {
+        ends = consumer.endOffsets(consumer.assignment());
+        long held = ends.values().stream().mapToLong(Long::longValue).sum();
+        if (held < topicRecords) {
+          throw new IllegalArgumentException(
+              topic + " holds " + held + " records; the measurement reads " + topicRecords);
+        }
+      }
+      if (rewind) {
+        rewindAtEnd(consumer, ends);
+      }
+      if (batch.isEmpty()) {
+        return false;
+      }
+      long latency = (System.nanoTime() - before) / 1000;
+      if (polls == latencies.length) {
+        latencies = java.util.Arrays.copyOf(latencies, polls * 2);
+      }
+      latencies[polls++] = latency;
+      lastPollStart = before;
+      records += batch.count();
+      bytes += valueBytes(batch);
+      return true;
+    }
+
+    /** Forgets what was read so far: the measurement starts. */
+    void restart() {
+      polls = 0;
+      records = 0;
+      bytes = 0;
     }
   }
 
