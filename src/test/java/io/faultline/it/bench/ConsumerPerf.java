@@ -1,6 +1,7 @@
 package io.faultline.it.bench;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -87,8 +88,8 @@ public final class ConsumerPerf {
       }
       // Printed so that the warm-up's reads are used, and the JIT cannot drop them.
       System.err.println("warm-up read " + warmed + " records, " + warmedBytes + " bytes");
-      long[] sorted = java.util.Arrays.copyOf(poller.latencies, poller.polls);
-      java.util.Arrays.sort(sorted);
+      long[] sorted = Arrays.copyOf(poller.latencies, poller.polls);
+      Arrays.sort(sorted);
       System.out.println(
           new PerfResult(
                   poller.records,
@@ -156,7 +157,7 @@ public final class ConsumerPerf {
       }
       long latency = (System.nanoTime() - before) / 1000;
       if (polls == latencies.length) {
-        latencies = java.util.Arrays.copyOf(latencies, polls * 2);
+        latencies = Arrays.copyOf(latencies, polls * 2);
       }
       latencies[polls++] = latency;
       lastPollStart = before;
