@@ -16,6 +16,9 @@ package io.faultline.it.bench;
  * every 30 s) then counts at its true rate, where a window of a few seconds caught it whole or not
  * at all.
  *
+ * <p>{@code clientTurns}: the Kafka workloads' variants of one round run side by side and take
+ * turns at their measured windows, each window in this many turns ({@link TakingTurns}).
+ *
  * <p>{@code consumerPasses}: the consumer's measurement reads its prepared topic of {@code
  * consumerRecords} records this many times over, for a window of several seconds from a topic that
  * is quick to prepare.
@@ -23,6 +26,7 @@ package io.faultline.it.bench;
 record BenchSettings(
     String mode,
     int clientRounds,
+    int clientTurns,
     int producerRecords,
     int cappedRecords,
     int cappedThroughput,
@@ -56,10 +60,11 @@ record BenchSettings(
     return switch (mode) {
       case "full" ->
           new BenchSettings(
-              "full", 5, 500_000, 480_000, 15_000, 3_000_000, 5, 512, 5, 4, 9, 1000, 100, 60, 30);
+              "full", 5, 6, 2_000_000, 480_000, 15_000, 3_000_000, 5, 512, 5, 4, 9, 1000, 100, 60,
+              30);
       case "quick" ->
           new BenchSettings(
-              "quick", 2, 20_000, 10_000, 5_000, 20_000, 1, 512, 2, 1, 2, 100, 25, 5, 0);
+              "quick", 2, 2, 20_000, 10_000, 5_000, 20_000, 1, 512, 2, 1, 2, 100, 25, 5, 0);
       default ->
           throw new IllegalArgumentException(
               "-Dfaultline.bench=" + mode + " is not a mode; use full or quick");

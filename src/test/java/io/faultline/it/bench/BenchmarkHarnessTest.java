@@ -8,6 +8,7 @@ import io.faultline.it.servers.RealServers;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
@@ -293,6 +294,82 @@ class BenchmarkHarnessTest {
   }
 
   @Test
+  void childrenTakingTurnsMeasureOneAtATimeInTheSameOrderEachTime() {
+    List<String> outputs =
+        TakingTurns.run(
+            List.of(turnTaker("a"), turnTaker("b"), turnTaker("c")), TurnTaker.TURNS, 60);
+
+    List<long[]> spans = new ArrayList<>();
+    List<String> owners = new ArrayList<>();
+    for (String out : outputs) {
+      for (String line : out.split("\n")) {
+        if (line.startsWith("span ")) {
+          String[] f = line.split(" ");
+          owners.add(f[1]);
+          spans.add(new long[] {Long.parseLong(f[2]), Long.parseLong(f[3])});
+        }
+      }
+    }
+    List<Integer> byStart = new ArrayList<>();
+    for (int i = 0; i < spans.size(); i++) {
+      byStart.add(i);
+    }
+    byStart.sort(java.util.Comparator.comparingLong(i -> spans.get(i)[0]));
+    StringBuilder order = new StringBuilder();
+    for (int k = 0; k < byStart.size(); k++) {
+      order.append(owners.get(byStart.get(k)));
+      if (k > 0) {
+        assertThat(spans.get(byStart.get(k))[0])
+            .as("a turn begins after the one before it ended")
+            .isGreaterThanOrEqualTo(spans.get(byStart.get(k - 1))[1]);
+      }
+    }
+    assertThat(order).hasToString("abcabcabcabc");
+    // Each child's figures are its own turns': four of about 20 ms, not the 12 turns' span.
+    for (String out : outputs) {
+      PerfResult r = PerfResult.parse(out);
+      assertThat(r.records()).isEqualTo(TurnTaker.TURNS);
+      assertThat(r.elapsedNanos()).isBetween(80_000_000L, 400_000_000L);
+    }
+  }
+
+  @Test
+  void aChildThatFailsInItsTurnStopsTheOthersAndSaysWhy() {
+    assertThatThrownBy(
+            () -> TakingTurns.run(List.of(turnTaker("a"), turnTaker("fail")), TurnTaker.TURNS, 60))
+        .hasMessageContaining("it ended before saying '" + Turns.DONE + "'")
+        .hasMessageContaining("failing in turn 1 as asked");
+  }
+
+  @Test
+  void producersTakingTurnsEachReportTheirWholeMeasurement(KafkaCluster kafka) {
+    String topic = "bench-turns-" + System.nanoTime();
+    kafka.createTopic(topic, 1);
+    List<String> producer =
+        BenchJvm.command(
+            List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"),
+            ProducerPerf.class.getName(),
+            kafka.bootstrapServers(),
+            topic,
+            "3000",
+            "100",
+            "-1",
+            "1000",
+            "0",
+            "3");
+
+    List<String> outputs = TakingTurns.run(List.of(producer, producer), 3, 120);
+
+    for (String out : outputs) {
+      PerfResult result = PerfResult.parse(out);
+      assertThat(result.records()).isEqualTo(3000);
+      assertThat(result.failed()).isZero();
+      assertThat(result.p99()).isGreaterThanOrEqualTo(result.p50()).isPositive();
+      assertThat(result.cpuNanos()).isPositive();
+    }
+  }
+
+  @Test
   void theMemoryPartScrapesTheAgentOnlyWhereItsEndpointIsOpen() {
     assertThat(
             ConnectionMemoryBenchmark.endpointPort(
@@ -314,6 +391,38 @@ class BenchmarkHarnessTest {
         Integer.toString(records),
         "100",
         "-1");
+  }
+
+  private static List<String> turnTaker(String name) {
+    return BenchJvm.command(List.of("-Xmx64m"), TurnTaker.class.getName(), name);
+  }
+
+  /**
+   * A child that takes {@value #TURNS} turns of 20 ms each and prints each turn's span ({@code
+   * System.nanoTime}, the same clock in every process here) and a result of one record a turn; the
+   * one named {@code fail} exits in its second turn.
+   */
+  public static final class TurnTaker {
+    static final int TURNS = 4;
+
+    public static void main(String[] args) throws InterruptedException {
+      Turns turns = Turns.of(TURNS);
+      turns.ready();
+      for (int turn = 0; turn < TURNS; turn++) {
+        turns.await();
+        long start = System.nanoTime();
+        turns.start(start);
+        if (args[0].equals("fail") && turn == 1) {
+          System.err.println("failing in turn 1 as asked");
+          System.exit(3);
+        }
+        Thread.sleep(20);
+        System.out.println("span " + args[0] + " " + start + " " + System.nanoTime());
+        turns.end();
+      }
+      System.out.println(
+          new PerfResult(TURNS, turns.elapsedNanos(), 0, 0, 0, 0, 0, 0, 0, true, 0).toLine());
+    }
   }
 
   /** Runs a benchmark child, C1 only: these check what it reports, not how fast it is. */

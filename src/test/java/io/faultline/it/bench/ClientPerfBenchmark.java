@@ -9,10 +9,11 @@ import java.util.Map;
 
 /**
  * Producer and consumer throughput and latency in child JVMs against a real broker, without an
- * agent, with Faultline (every feature on), with the OpenTelemetry agent and with both, interleaved
- * so that the machine's load drifts over every variant alike: each round starts one variant later
- * than the last ({@link StartupBenchmark#roundOrder}), so no variant always runs right after the
- * same other.
+ * agent, with Faultline (every feature on), with the OpenTelemetry agent and with both. In each
+ * round the variants run side by side and take turns at their measured windows ({@link
+ * TakingTurns}), so that the machine's load drifts over every variant alike; each round starts one
+ * variant later than the last ({@link StartupBenchmark#roundOrder}), so no variant always runs
+ * right after the same other.
  */
 final class ClientPerfBenchmark {
 
@@ -80,8 +81,12 @@ final class ClientPerfBenchmark {
     String capped = "bench-capped-" + System.nanoTime();
     String uncapped = "bench-uncapped-" + System.nanoTime();
     String prepared = "bench-consume-" + System.nanoTime();
-    kafka.createTopic(capped, 1);
-    kafka.createTopic(uncapped, 1);
+    // The producers' rounds write tens of GB: the broker deletes all but the last few GB meanwhile.
+    Map<String, String> bounded =
+        Map.of(
+            "retention.bytes", Long.toString(2L << 30), "segment.bytes", Integer.toString(1 << 29));
+    kafka.createTopic(capped, 1, bounded);
+    kafka.createTopic(uncapped, 1, bounded);
     kafka.createTopic(prepared, 1);
     String size = Integer.toString(settings.recordSize());
     BenchJvm.run(
@@ -160,9 +165,12 @@ final class ClientPerfBenchmark {
   private Series series(
       CpuPinning pinning, String name, String description, String mainClass, String... args) {
     List<Map<Variant, PerfResult>> rounds = new ArrayList<>();
+    List<String> turnArgs = new ArrayList<>(List.of(args));
+    turnArgs.add(Integer.toString(settings.clientTurns()));
     for (int round = 0; round < settings.clientRounds(); round++) {
-      Map<Variant, PerfResult> results = new EnumMap<>(Variant.class);
-      for (Variant variant : StartupBenchmark.roundOrder(List.of(Variant.values()), round)) {
+      List<Variant> order = StartupBenchmark.roundOrder(List.of(Variant.values()), round);
+      List<List<String>> commands = new ArrayList<>();
+      for (Variant variant : order) {
         // A fixed heap: with -Xmx alone, the agent's classes take this small app past the default
         // MetaspaceSize at start, and G1 shrinks the heap at that cycle's remark (to 74 MB in a
         // run): twice the young collections for the rest of the run, an artifact of a tiny app
@@ -170,11 +178,16 @@ final class ClientPerfBenchmark {
         List<String> options = new ArrayList<>(List.of("-Xms512m", "-Xmx512m"));
         options.addAll(pinning.jvmOptions());
         options.addAll(BenchJvm.agentOptions(variant));
-        PerfResult result =
-            PerfResult.parse(
-                BenchJvm.run(pinning.wrap(BenchJvm.command(options, mainClass, args)), 300));
-        System.out.printf("bench: %s round %d %s: %s%n", name, round + 1, variant.label, result);
-        results.put(variant, result);
+        commands.add(
+            pinning.wrap(BenchJvm.command(options, mainClass, turnArgs.toArray(String[]::new))));
+      }
+      List<String> outputs = TakingTurns.run(commands, settings.clientTurns(), 300);
+      Map<Variant, PerfResult> results = new EnumMap<>(Variant.class);
+      for (int i = 0; i < order.size(); i++) {
+        PerfResult result = PerfResult.parse(outputs.get(i));
+        System.out.printf(
+            "bench: %s round %d %s: %s%n", name, round + 1, order.get(i).label, result);
+        results.put(order.get(i), result);
       }
       rounds.add(results);
     }

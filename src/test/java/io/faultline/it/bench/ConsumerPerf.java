@@ -24,9 +24,11 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * records × passes} records, going back to the start at the end as the warm-up did. The topic must
  * hold {@code records} records. More passes make a longer window of a topic that is quick to
  * prepare: a consumer reads a 3,000,000-record topic in about two seconds, in which one compilation
- * or collection moves its CPU per record by a tenth.
+ * or collection moves its CPU per record by a tenth. With {@code turns}, the measured records go in
+ * that many equal turns that {@link TakingTurns} hands out ({@link Turns}); a turn ends with the
+ * poll that reaches its share.
  *
- * <p>Arguments: bootstrap topic records [warmup [warmupMaxSeconds [passes]]]
+ * <p>Arguments: bootstrap topic records [warmup [warmupMaxSeconds [passes [turns]]]]
  */
 public final class ConsumerPerf {
 
@@ -40,6 +42,7 @@ public final class ConsumerPerf {
     int warmup = args.length > 3 ? Integer.parseInt(args[3]) : 0;
     int warmupMaxSeconds = args.length > 4 ? Integer.parseInt(args[4]) : 0;
     int passes = args.length > 5 ? Integer.parseInt(args[5]) : 1;
+    Turns turns = Turns.of(args.length > 6 ? Integer.parseInt(args[6]) : 0);
     long measured = (long) records * passes;
     Properties props = new Properties();
     props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -64,25 +67,24 @@ public final class ConsumerPerf {
       // With no warm-up the group may not have joined yet: auto.offset.reset starts it at 0.
       consumer.seekToBeginning(consumer.assignment());
       poller.restart();
-      long start = 0;
-      long cpuStart = 0;
-      long jitStart = 0;
-      ThreadCpu threads = null;
-      deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-      while (poller.records < measured && System.nanoTime() < deadline) {
-        // With one pass the measurement reads the topic once, without going back to its start.
-        if (poller.poll(passes > 1) && start == 0) {
-          // The clock starts with the first records: group join and assignment are not the
-          // fetch path.
-          start = poller.lastPollStart;
-          cpuStart = PerfResult.processCpuNanos();
-          jitStart = CompilerCpu.nanos();
-          threads = ThreadCpu.startIfAsked();
+      turns.ready();
+      ThreadCpu threads = ThreadCpu.startIfAsked();
+      for (int turn = 0; turn < turns.count(); turn++) {
+        long until = turns.firstOf(turn + 1, measured);
+        turns.await();
+        deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+        boolean started = false;
+        while (poller.records < until && System.nanoTime() < deadline) {
+          // With one pass the measurement reads the topic once, without going back to its start.
+          if (poller.poll(passes > 1) && !started) {
+            // The clock starts with the first records: group join and assignment are not the
+            // fetch path.
+            turns.start(poller.lastPollStart);
+            started = true;
+          }
         }
+        turns.end();
       }
-      long elapsed = System.nanoTime() - start;
-      long cpu = PerfResult.processCpuNanos() - cpuStart;
-      long jit = CompilerCpu.nanos() - jitStart;
       if (threads != null) {
         threads.print();
       }
@@ -93,16 +95,16 @@ public final class ConsumerPerf {
       System.out.println(
           new PerfResult(
                   poller.records,
-                  elapsed,
+                  turns.elapsedNanos(),
                   poller.bytes,
                   Stats.percentileOfSorted(sorted, 50),
                   Stats.percentileOfSorted(sorted, 99),
                   Stats.percentileOfSorted(sorted, 99.9),
                   Math.max(0, measured - poller.records), // a last poll may return more
-                  cpu,
+                  turns.cpuNanos(),
                   warm.nanos(),
                   warm.quiet(),
-                  jit)
+                  turns.jitNanos())
               .toLine());
     }
   }

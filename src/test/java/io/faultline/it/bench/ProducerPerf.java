@@ -14,10 +14,11 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * most {@code throughput} records/s ({@code -1} = uncapped), latency measured from {@code send} to
  * its callback. At least {@code warmup} records go first, at the same pace and outside the
  * measurement (ProducerPerformance's {@code --warmup-records}), and more until the JIT is quiet or
- * {@code warmupMaxSeconds} have passed ({@link Warmup}). Run in a child JVM; prints one {@link
- * PerfResult} line.
+ * {@code warmupMaxSeconds} have passed ({@link Warmup}). With {@code turns}, the measured records
+ * go in that many equal turns that {@link TakingTurns} hands out ({@link Turns}), each paced from
+ * its own start and flushed before it ends. Run in a child JVM; prints one {@link PerfResult} line.
  *
- * <p>Arguments: bootstrap topic records recordSize throughput [warmup [warmupMaxSeconds]]
+ * <p>Arguments: bootstrap topic records recordSize throughput [warmup [warmupMaxSeconds [turns]]]
  */
 public final class ProducerPerf {
 
@@ -41,6 +42,7 @@ public final class ProducerPerf {
     long throughput = Long.parseLong(args[4]);
     int warmup = args.length > 5 ? Integer.parseInt(args[5]) : 0;
     int warmupMaxSeconds = args.length > 6 ? Integer.parseInt(args[6]) : 0;
+    Turns turns = Turns.of(args.length > 7 ? Integer.parseInt(args[7]) : 0);
 
     Properties props = new Properties();
     props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -65,34 +67,40 @@ public final class ProducerPerf {
       // compiled accumulator and sender code not entrant, and the uncapped window began with some
       // 1,200 compilations.
       for (long i = 0; warm.goesOn(i); i += STEP) {
-        sendRange(producer, topic, payload, latencies, failed, throttle, warmupStart, i, i + STEP);
+        sendRange(
+            producer, topic, payload, latencies, failed, throttle, warmupStart, 0, i, i + STEP);
         if ((i + STEP) % FLUSH_EVERY == 0) {
           producer.flush();
         }
       }
       producer.flush();
       failed.set(0); // the warm-up's failures are not the measurement's
-      long start = System.nanoTime();
-      long cpuStart = PerfResult.processCpuNanos();
-      long jitStart = CompilerCpu.nanos();
+      turns.ready();
       ThreadCpu threads = ThreadCpu.startIfAsked();
       double requestsBefore = requestTotal(producer);
-      for (long i = 0; i < records; i += STEP) {
-        sendRange(
-            producer,
-            topic,
-            payload,
-            latencies,
-            failed,
-            throttle,
-            start,
-            i,
-            Math.min(i + STEP, records));
+      for (int turn = 0; turn < turns.count(); turn++) {
+        long from = turns.firstOf(turn, records);
+        long to = turns.firstOf(turn + 1, records);
+        turns.await();
+        long start = System.nanoTime();
+        turns.start(start);
+        for (long i = from; i < to; i += STEP) {
+          sendRange(
+              producer,
+              topic,
+              payload,
+              latencies,
+              failed,
+              throttle,
+              start,
+              from,
+              i,
+              Math.min(i + STEP, to));
+        }
+        // Every record of the turn answered inside it: the next child's turn measures its own.
+        producer.flush();
+        turns.end();
       }
-      producer.flush();
-      long elapsed = System.nanoTime() - start;
-      long cpu = PerfResult.processCpuNanos() - cpuStart;
-      long jit = CompilerCpu.nanos() - jitStart;
       if (threads != null) {
         threads.print();
         System.err.printf("produce-requests %.0f%n", requestTotal(producer) - requestsBefore);
@@ -101,16 +109,16 @@ public final class ProducerPerf {
       System.out.println(
           new PerfResult(
                   records,
-                  elapsed,
+                  turns.elapsedNanos(),
                   (long) records * recordSize,
                   Stats.percentileOfSorted(latencies, 50),
                   Stats.percentileOfSorted(latencies, 99),
                   Stats.percentileOfSorted(latencies, 99.9),
                   failed.get(),
-                  cpu,
+                  turns.cpuNanos(),
                   warm.nanos(),
                   warm.quiet(),
-                  jit)
+                  turns.jitNanos())
               .toLine());
     }
   }
@@ -126,10 +134,11 @@ public final class ProducerPerf {
   }
 
   /**
-   * Sends records {@code from} to {@code to} (exclusive), paced from {@code startNanos}. The
-   * warm-up and the measurement share this method and call it {@value #STEP} records at a time, so
-   * the measurement runs the code the warm-up compiled: a loop of their own in {@code main} would
-   * be compiled on-stack (with the whole send inlined) again inside the measured window.
+   * Sends records {@code from} to {@code to} (exclusive), paced from record {@code first} sent at
+   * {@code startNanos}. The warm-up and the measurement share this method and call it {@value
+   * #STEP} records at a time, so the measurement runs the code the warm-up compiled: a loop of
+   * their own in {@code main} would be compiled on-stack (with the whole send inlined) again inside
+   * the measured window.
    */
   private static void sendRange(
       KafkaProducer<byte[], byte[]> producer,
@@ -139,12 +148,13 @@ public final class ProducerPerf {
       AtomicLong failed,
       Throttle throttle,
       long startNanos,
+      long first,
       long from,
       long to)
       throws InterruptedException {
     for (long i = from; i < to; i++) {
       send(producer, topic, payload, latencies, (int) (i % latencies.length), failed);
-      throttle.pace(i + 1, startNanos);
+      throttle.pace(i - first + 1, startNanos);
     }
   }
 

@@ -37,10 +37,18 @@ public interface KafkaCluster extends AutoCloseable {
 
   /** Creates a topic, replicated to every node, and waits until it exists. */
   default void createTopic(String name, int partitions) {
+    createTopic(name, partitions, Map.of());
+  }
+
+  /**
+   * Creates a topic with topic-level {@code configs} ({@code retention.bytes}, ...), replicated to
+   * every node, and waits until it exists.
+   */
+  default void createTopic(String name, int partitions, Map<String, String> configs) {
     try (Admin admin = Admin.create(clientProperties(Map.of()))) {
       short replicas = (short) nodes().size();
       admin
-          .createTopics(List.of(new NewTopic(name, partitions, replicas)))
+          .createTopics(List.of(new NewTopic(name, partitions, replicas).configs(configs)))
           .all()
           .get(60, TimeUnit.SECONDS);
       awaitLeadersOnEveryNode(name, partitions);

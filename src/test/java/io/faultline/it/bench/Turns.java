@@ -1,0 +1,119 @@
+package io.faultline.it.bench;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A benchmark child's measured window, in one go or in turns that {@link TakingTurns} hands out:
+ * the child says {@link #READY} once warm, then measures a share of its records each time it reads
+ * {@link #GO} on standard input and says {@link #DONE} after it. Elapsed time, process CPU and JIT
+ * CPU are summed over its own turns only: a child waiting for its turn is not measured.
+ */
+final class Turns {
+
+  static final String READY = "turns: ready";
+  static final String GO = "turns: go";
+  static final String DONE = "turns: done";
+
+  private final int count;
+  private final BufferedReader commands; // null: one go, nobody to take turns with
+  private long elapsed;
+  private long cpu;
+  private long jit;
+  private long startNanos;
+  private long cpuStart;
+  private long jitStart;
+  private boolean open;
+
+  private Turns(int count, BufferedReader commands) {
+    this.count = count;
+    this.commands = commands;
+  }
+
+  /** {@code count} turns handed out on standard input; 0: the whole window in one go. */
+  static Turns of(int count) {
+    if (count < 0) {
+      throw new IllegalArgumentException("turns = " + count + "; use 0 (one go) or more");
+    }
+    return count == 0
+        ? new Turns(1, null)
+        : new Turns(
+            count, new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)));
+  }
+
+  /** How many turns the window has. */
+  int count() {
+    return count;
+  }
+
+  /** The first of {@code total} measured records turn {@code turn} takes. */
+  long firstOf(int turn, long total) {
+    return total * turn / count;
+  }
+
+  /** Says the warm-up is over; the coordinator then hands out the turns. */
+  void ready() {
+    if (commands != null) {
+      say(READY);
+    }
+  }
+
+  /** Waits for this turn (at once in one go). Call {@link #start} when its measurement begins. */
+  void await() {
+    if (commands == null) {
+      return;
+    }
+    try {
+      String line = commands.readLine();
+      if (!GO.equals(line)) {
+        throw new IllegalStateException("expected '" + GO + "' on standard input, read " + line);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The turn's measurement begins, its clock at {@code nanos} ({@link System#nanoTime}). */
+  void start(long nanos) {
+    startNanos = nanos;
+    cpuStart = PerfResult.processCpuNanos();
+    jitStart = CompilerCpu.nanos();
+    open = true;
+  }
+
+  /** The turn's measurement ends (a turn never started adds nothing); the next child's goes on. */
+  void end() {
+    if (open) {
+      elapsed += System.nanoTime() - startNanos;
+      cpu += PerfResult.processCpuNanos() - cpuStart;
+      jit += CompilerCpu.nanos() - jitStart;
+      open = false;
+    }
+    if (commands != null) {
+      say(DONE);
+    }
+  }
+
+  /** The turns' elapsed time, ns. */
+  long elapsedNanos() {
+    return elapsed;
+  }
+
+  /** The process's CPU time in the turns, ns. */
+  long cpuNanos() {
+    return cpu;
+  }
+
+  /** The JIT compiler threads' CPU time in the turns, ns. */
+  long jitNanos() {
+    return jit;
+  }
+
+  private static void say(String line) {
+    System.out.println(line);
+    System.out.flush();
+  }
+}
