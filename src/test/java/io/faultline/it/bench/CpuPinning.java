@@ -58,9 +58,9 @@ final class CpuPinning implements AutoCloseable {
     return new CpuPinning(
         List.copyOf(broker),
         cpus,
-        "each child alone on CPU "
+        "the children on CPU "
             + (cpus - 1)
-            + " (sized as if it had all "
+            + " (each sized as if it had all "
             + cpus
             + ") and the broker on CPU "
             + others
