@@ -69,7 +69,7 @@ final class TakingTurns {
       this.command = command;
       this.process = process;
       this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-      this.stderr = drain(process);
+      this.stderr = BenchJvm.drain(process.getErrorStream());
       Thread reader = new Thread(this::read, "turns-stdout");
       reader.setDaemon(true);
       reader.start();
@@ -168,17 +168,6 @@ final class TakingTurns {
         out = stdout.toString();
       }
       return new IllegalStateException(why + ": " + command + "\n" + out + "\n" + err);
-    }
-
-    private static CompletableFuture<String> drain(Process process) {
-      return CompletableFuture.supplyAsync(
-          () -> {
-            try {
-              return new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-              return "(unreadable: " + e + ")";
-            }
-          });
     }
   }
 }
