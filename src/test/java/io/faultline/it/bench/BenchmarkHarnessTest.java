@@ -365,7 +365,9 @@ class BenchmarkHarnessTest {
       assertThat(result.records()).isEqualTo(3000);
       assertThat(result.failed()).isZero();
       assertThat(result.p99()).isGreaterThanOrEqualTo(result.p50()).isPositive();
-      assertThat(result.cpuNanos()).isPositive();
+      // Not cpuNanos alone: a compiler thread that ends in a turn takes its whole time out of the
+      // process's sum (a C1-only child's did, -49 ms), and out of the JIT's alike.
+      assertThat(result.cpuNanosPerRecord()).isPositive();
     }
   }
 
