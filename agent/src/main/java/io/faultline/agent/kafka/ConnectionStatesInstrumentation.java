@@ -60,7 +60,7 @@ public final class ConnectionStatesInstrumentation {
         return;
       }
       KafkaClient c = KafkaClients.forStates(states);
-      if (c != null && c.connectDelayNanos(node, System.nanoTime()) > 0) {
+      if (c != null && c.connectDelayNanos(node) > 0) {
         canConnect = false;
       }
     }
@@ -83,7 +83,7 @@ public final class ConnectionStatesInstrumentation {
       if (c == null) {
         return;
       }
-      long waitNanos = c.connectDelayNanos(node, System.nanoTime());
+      long waitNanos = c.connectDelayNanos(node);
       if (waitNanos > 0) {
         delayMs = Math.max(delayMs, (waitNanos + 999_999) / 1_000_000);
       }

@@ -2,6 +2,8 @@ package io.faultline.agent.kafka;
 
 import io.faultline.core.net.TcpInfoReader;
 import io.faultline.kafka.phase.ConnectionPhaseTracker;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
@@ -64,9 +66,11 @@ final class DeliverySampler {
     private volatile long dueAt = NOTHING_DUE;
     private volatile boolean failed;
     // Stream offsets (tcpi_bytes_acked's units) at the end of the send that is due and of the last
-    // completed send. MAX_VALUE when the watcher did not say: always in flight.
-    private volatile long dueEnd = Long.MAX_VALUE;
-    private volatile long sentEnd = Long.MAX_VALUE;
+    // completed send. MAX_VALUE when the watcher did not say: always in flight. Written (opaque)
+    // just before dueAt, read after it, so dueAt's volatile write publishes them: two fewer fences
+    // at each of a request's events on the client's thread.
+    private long dueEnd = Long.MAX_VALUE;
+    private long sentEnd = Long.MAX_VALUE;
     // Whether the connection's client thread looks in itself (its Selector.poll is woven).
     private volatile boolean clientLooksIn;
     // The due time this connection's client thread already woke the sampler for; that thread's
@@ -173,6 +177,19 @@ final class DeliverySampler {
     void sample(long bytesAcked, long nanos);
   }
 
+  private static final VarHandle DUE_END;
+  private static final VarHandle SENT_END;
+
+  static {
+    try {
+      MethodHandles.Lookup lookup = MethodHandles.lookup();
+      DUE_END = lookup.findVarHandle(Probe.class, "dueEnd", long.class);
+      SENT_END = lookup.findVarHandle(Probe.class, "sentEnd", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
   /** A probe's {@code dueAt} while no send of its connection waits for delivery. */
   private static final long NOTHING_DUE = Long.MIN_VALUE;
 
@@ -244,8 +261,8 @@ final class DeliverySampler {
    * does not hold the full pace, and up to the second does not look again.
    */
   void watch(Probe probe, long dueAt, long dueEnd, long sentEnd) {
-    probe.dueEnd = dueEnd;
-    probe.sentEnd = sentEnd;
+    DUE_END.setOpaque(probe, dueEnd);
+    SENT_END.setOpaque(probe, sentEnd);
     probe.dueAt = dueAt;
     // Written before inSet is read, as retireIfQuiet reads them the other way round: a probe the
     // sampler takes out meanwhile is either seen out here or seen due there, and put back.
@@ -292,7 +309,10 @@ final class DeliverySampler {
    * Called on the client's thread, like {@link #watch}.
    */
   void stop(Probe probe) {
-    probe.dueAt = NOTHING_DUE;
+    // Most calls find it stopped already (a pipelined request's events): reading is the cheaper.
+    if (probe.dueAt != NOTHING_DUE) {
+      probe.dueAt = NOTHING_DUE;
+    }
   }
 
   /** Forgets {@code probe} at once: its connection closed. */
@@ -440,10 +460,10 @@ final class DeliverySampler {
       return ALL_ACKNOWLEDGED;
     }
     probe.record(acked, now);
-    if (acked < probe.dueEnd) {
+    if (acked < (long) DUE_END.getOpaque(probe)) {
       return DUE_IN_FLIGHT;
     }
-    return acked < probe.sentEnd ? LATER_IN_FLIGHT : ALL_ACKNOWLEDGED;
+    return acked < (long) SENT_END.getOpaque(probe) ? LATER_IN_FLIGHT : ALL_ACKNOWLEDGED;
   }
 
   /**

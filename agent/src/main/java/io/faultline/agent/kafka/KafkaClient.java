@@ -43,6 +43,16 @@ public final class KafkaClient {
   private final ReconnectGate gate;
   private final MeteredGateListener gateListener;
   private final Map<String, DeliverySampler.Probe> probes = new HashMap<>();
+
+  /** {@link #probes}' values, for the loop of each {@code poll}, which allocates nothing. */
+  private DeliverySampler.Probe[] probeList = new DeliverySampler.Probe[0];
+
+  // The node of the last request event, with its tracker and probe: a busy client's events come
+  // in runs about one node, and the map lookups were much of what the advice cost its I/O thread.
+  // Client thread only; a probe change forgets it.
+  private String lastNode;
+  private ConnectionPhaseTracker lastTracker;
+  private DeliverySampler.Probe lastProbe;
   private final Map<String, Long> deniedUntil = new HashMap<>();
   private final Map<String, String> connectionKeys = new ConcurrentHashMap<>();
 
@@ -127,7 +137,7 @@ public final class KafkaClient {
   public void requestCreated(
       String node, int correlation, short apiKey, boolean expectResponse, long now) {
     if (phases != null) {
-      phases.requestCreated(node, correlation, apiKey, expectResponse, now);
+      tracker(node).requestCreated(correlation, apiKey, expectResponse, now);
     }
   }
 
@@ -143,16 +153,16 @@ public final class KafkaClient {
       return;
     }
     if (wireFormat == WireFormat.TLS_RECORDS) {
-      phases.plaintextWritten(node, now); // the records' bytes come from the flush advice
+      tracker(node).plaintextWritten(now); // the records' bytes come from the flush advice
     } else {
-      phases.bytesWritten(node, bytes, now);
+      tracker(node).bytesWritten(bytes, now);
     }
   }
 
   /** {@code SslTransportLayer.flush} handed {@code bytes} bytes of TLS records to the socket. */
   public void recordBytesWritten(String node, int bytes) {
     if (phases != null) {
-      phases.recordBytesWritten(node, bytes);
+      tracker(node).recordBytesWritten(bytes);
     }
   }
 
@@ -161,8 +171,9 @@ public final class KafkaClient {
     if (phases == null) {
       return;
     }
-    phases.sendCompleted(node, size, now);
-    watchDelivery(node);
+    ConnectionPhaseTracker tracker = tracker(node);
+    tracker.sendCompleted(size, now);
+    rewatch(tracker, drainDelivery(node, tracker));
   }
 
   /** The first read of a response ({@code Selector.attemptRead}). */
@@ -170,9 +181,10 @@ public final class KafkaClient {
     if (phases == null) {
       return;
     }
-    DeliverySampler.Probe probe = drainDelivery(node);
-    phases.responseStarted(node, now);
-    rewatch(node, probe);
+    ConnectionPhaseTracker tracker = tracker(node);
+    DeliverySampler.Probe probe = drainDelivery(node, tracker);
+    tracker.responseStarted(now);
+    rewatch(tracker, probe);
   }
 
   /** {@code Selector.addToCompletedReceives}: a response completed. */
@@ -180,34 +192,45 @@ public final class KafkaClient {
     if (phases == null) {
       return;
     }
-    DeliverySampler.Probe probe = drainDelivery(node);
-    long latency = phases.responseCompleted(node, correlation, now);
-    rewatch(node, probe);
+    ConnectionPhaseTracker tracker = tracker(node);
+    DeliverySampler.Probe probe = drainDelivery(node, tracker);
+    long latency = tracker.responseCompleted(correlation, now);
+    rewatch(tracker, probe);
     if (latency > owner.slowRequestNanos()) {
       owner.sampleSoon(connectionKey(node));
     }
   }
 
-  private void watchDelivery(String node) {
-    rewatch(node, drainDelivery(node));
+  /**
+   * {@code node}'s tracker, created on first use; the node's probe is then in {@link #lastProbe}.
+   * Client thread.
+   */
+  private ConnectionPhaseTracker tracker(String node) {
+    if (node != lastNode && !node.equals(lastNode)) {
+      lastTracker = phases.tracker(node);
+      lastProbe = probes.get(node);
+      lastNode = node;
+    }
+    return lastTracker;
   }
 
   /**
-   * Hands the acknowledgements the sampler saw to the tracker; client thread. Returns the node's
-   * probe, or null when it has none (or its TCP_INFO turned out unreadable).
+   * Hands the acknowledgements the sampler saw to {@code tracker}, {@code node}'s, which {@link
+   * #tracker} just returned; client thread. Returns the node's probe, or null when it has none (or
+   * its TCP_INFO turned out unreadable).
    */
-  private DeliverySampler.Probe drainDelivery(String node) {
-    DeliverySampler.Probe probe = probes.get(node);
+  private DeliverySampler.Probe drainDelivery(String node, ConnectionPhaseTracker tracker) {
+    DeliverySampler.Probe probe = lastProbe;
     if (probe == null) {
       return null;
     }
     if (probe.failed()) {
-      phases.tracker(node).deliveryUnobservable();
-      probes.remove(node);
+      tracker.deliveryUnobservable();
+      removeProbe(node);
       return null;
     }
     if (probe.hasChanges()) {
-      probe.drain((acked, at) -> phases.tcpSample(node, acked, at));
+      probe.drain(tracker::tcpSample);
     }
     return probe;
   }
@@ -216,12 +239,10 @@ public final class KafkaClient {
    * Has the sampler read {@code probe} from {@code kafka.phases.delivery-after} past the oldest
    * unacknowledged send, or stop when none is left.
    */
-  private void rewatch(String node, DeliverySampler.Probe probe) {
+  private void rewatch(ConnectionPhaseTracker tracker, DeliverySampler.Probe probe) {
     if (probe == null) {
       return;
     }
-    // Every caller has just given the tracker an event, so it exists: one lookup for all three.
-    ConnectionPhaseTracker tracker = phases.tracker(node);
     if (!tracker.awaitingDelivery()) {
       owner.deliverySampler().stop(probe);
     } else {
@@ -242,11 +263,12 @@ public final class KafkaClient {
    * its responses come first and clear what was due.
    */
   public long pollTimeout(long timeoutMs) {
-    if (phases == null || probes.isEmpty() || !owner.deliverySampler().sleepsQuietly()) {
+    DeliverySampler.Probe[] list = probeList;
+    if (phases == null || list.length == 0 || !owner.deliverySampler().sleepsQuietly()) {
       return timeoutMs;
     }
     long first = Long.MAX_VALUE;
-    for (DeliverySampler.Probe probe : probes.values()) {
+    for (DeliverySampler.Probe probe : list) {
       first = Math.min(first, probe.firstLookDue());
     }
     if (first == Long.MAX_VALUE) {
@@ -259,12 +281,13 @@ public final class KafkaClient {
 
   /** {@code Selector.poll} returned: wakes the sampler if a send became due and is unanswered. */
   public void afterPoll() {
-    if (phases == null || probes.isEmpty()) {
+    DeliverySampler.Probe[] list = probeList;
+    if (phases == null || list.length == 0) {
       return;
     }
     long now = System.nanoTime();
     boolean due = false;
-    for (DeliverySampler.Probe probe : probes.values()) {
+    for (DeliverySampler.Probe probe : list) {
       due |= probe.takeFirstLook(now);
     }
     if (due) {
@@ -335,7 +358,7 @@ public final class KafkaClient {
     if (!fd.isAvailable() || !owner.deliveryObservable()) {
       tracker.deliveryUnobservable();
     } else if (requestBytesOnly) {
-      probes.put(node, new DeliverySampler.Probe(fd.value().orElseThrow(), tracker, true));
+      putProbe(node, new DeliverySampler.Probe(fd.value().orElseThrow(), tracker, true));
     } else {
       // No send completed on it yet, so nothing waits for the decision.
       awaitingTransport.put(node, fd.value().orElseThrow());
@@ -353,7 +376,7 @@ public final class KafkaClient {
     }
     ConnectionPhaseTracker tracker = phases.tracker(node);
     if (wireFormat == WireFormat.REQUEST_BYTES || wireFormat == WireFormat.TLS_RECORDS) {
-      probes.put(node, new DeliverySampler.Probe(fd, tracker, false));
+      putProbe(node, new DeliverySampler.Probe(fd, tracker, false));
     } else {
       tracker.deliveryUnobservable();
     }
@@ -365,10 +388,28 @@ public final class KafkaClient {
   }
 
   private void stopProbe(String node) {
-    DeliverySampler.Probe probe = probes.remove(node);
+    DeliverySampler.Probe probe = removeProbe(node);
     if (probe != null) {
       owner.deliverySampler().forget(probe);
     }
+  }
+
+  private void putProbe(String node, DeliverySampler.Probe probe) {
+    probes.put(node, probe);
+    probesChanged();
+  }
+
+  private DeliverySampler.Probe removeProbe(String node) {
+    DeliverySampler.Probe probe = probes.remove(node);
+    if (probe != null) {
+      probesChanged();
+    }
+    return probe;
+  }
+
+  private void probesChanged() {
+    probeList = probes.values().toArray(new DeliverySampler.Probe[0]);
+    lastNode = null;
   }
 
   private void monitorOpened(String node, SocketChannel channel, Outcome<Integer> fd) {
@@ -462,7 +503,15 @@ public final class KafkaClient {
     return false;
   }
 
-  /** Nanoseconds the gate still holds {@code node} back; 0 when it does not. */
+  /**
+   * Nanoseconds the gate still holds {@code node} back; 0 when it does not. Kafka asks at every
+   * poll, and the gate seldom holds a node back: the clock is read only then.
+   */
+  public long connectDelayNanos(String node) {
+    return deniedUntil.isEmpty() ? 0 : connectDelayNanos(node, System.nanoTime());
+  }
+
+  /** Nanoseconds the gate still holds {@code node} back at {@code now}; 0 when it does not. */
   public long connectDelayNanos(String node, long now) {
     if (deniedUntil.isEmpty()) {
       return 0;
@@ -509,6 +558,7 @@ public final class KafkaClient {
       owner.deliverySampler().forget(probe);
     }
     probes.clear();
+    probesChanged();
     for (String key : connectionKeys.values()) {
       owner.connectionClosed(key);
     }

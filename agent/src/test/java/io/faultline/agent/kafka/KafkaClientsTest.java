@@ -1,6 +1,7 @@
 package io.faultline.agent.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.faultline.core.config.ConfigSources;
 import io.faultline.core.config.FaultlineConfig;
@@ -15,10 +16,12 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLContext;
 import org.apache.kafka.common.network.ListenerName;
@@ -149,6 +152,44 @@ class KafkaClientsTest {
     c.close();
     assertThat(k.clients()).isEmpty();
     assertThat(k.client(null, a.selector(), null, null)).as("forgotten").isNull();
+  }
+
+  @Test
+  void requestsToTwoNodesWithTheirEventsInterleavedAreEachTimedOnTheirOwnNode() {
+    KafkaClients k = clients("");
+    Parts a = new Parts();
+    KafkaClient c = k.client(a.networkClient(), a.selector(), a.states(), "producer-1");
+    long t = 5_000_000_000L;
+    // Two requests in flight to each node, as an I/O thread sees them; the ids are equal strings
+    // but new instances at each event, as NetworkClient and KafkaChannel may hand them.
+    for (int i = 0; i < 2; i++) {
+      c.requestCreated(new String("1"), 10 + i, (short) 0, true, t);
+      c.requestCreated(new String("2"), 20 + i, (short) 0, true, t);
+      c.bytesWritten(new String("1"), 512, t, null);
+      c.sendCompleted(new String("1"), 512, t);
+      c.bytesWritten(new String("2"), 512, t, null);
+      c.sendCompleted(new String("2"), 512, t);
+    }
+    for (int i = 0; i < 2; i++) {
+      c.responseStarted(new String("2"), t + 50_000_000);
+      c.responseStarted(new String("1"), t + 3_000_000);
+      c.responseCompleted(new String("1"), 10 + i, t + 3_000_000);
+      c.responseCompleted(new String("2"), 20 + i, t + 50_000_000);
+    }
+
+    for (String node : List.of("1", "2")) {
+      FunctionTimer response =
+          meters
+              .find("faultline.kafka.request.phase")
+              .tag("phase", "response_incl_delivery")
+              .tag("node.id", node)
+              .functionTimer();
+      assertThat(response).as("node %s's response timer", node).isNotNull();
+      assertThat(response.count()).as("node %s's requests", node).isEqualTo(2);
+      assertThat(response.totalTime(TimeUnit.MILLISECONDS) / 2)
+          .as("node %s's response time", node)
+          .isCloseTo(node.equals("1") ? 3 : 50, within(0.1));
+    }
   }
 
   @Test
