@@ -41,13 +41,13 @@ public final class ChannelWrites {
    * {@code KafkaChannel.write()} handed {@code bytes} to the socket of {@code node} through {@code
    * transportLayer} (or, over TLS, to the layer's encryption).
    */
-  public static void written(String node, long bytes, long now, Object transportLayer) {
-    if (bytes <= 0) {
+  public static void written(String node, long bytes, Object transportLayer) {
+    if (bytes <= 0 || !PhasesModule.SWITCH.active()) {
       return;
     }
     KafkaClient client = CURRENT.get();
     if (client != null) {
-      client.bytesWritten(node, bytes, now, transportLayer);
+      client.bytesWritten(node, bytes, System.nanoTime(), transportLayer);
     }
   }
 }

@@ -41,10 +41,9 @@ public final class KafkaChannelInstrumentation {
         @Advice.This KafkaChannel channel,
         @Advice.Return long written,
         @Advice.FieldValue("transportLayer") Object transportLayer) {
-      if (written <= 0 || !PhasesModule.SWITCH.active()) {
-        return;
+      if (written > 0) {
+        ChannelWrites.written(channel.id(), written, transportLayer);
       }
-      ChannelWrites.written(channel.id(), written, System.nanoTime(), transportLayer);
     }
   }
 }

@@ -117,10 +117,7 @@ public final class NetworkClientInstrumentation {
     /** On entry: the time. */
     @Advice.OnMethodEnter(suppress = Throwable.class)
     public static long enter() {
-      if (!PhasesModule.SWITCH.active()) {
-        return 0L;
-      }
-      return System.nanoTime();
+      return PhaseEvents.requestStarting();
     }
 
     /** On normal exit: the request is in flight. */
@@ -132,12 +129,12 @@ public final class NetworkClientInstrumentation {
         @Advice.FieldValue("connectionStates") Object states,
         @Advice.FieldValue("clientId") String clientId,
         @Advice.Argument(0) ClientRequest request) {
-      if (start == 0L || !PhasesModule.SWITCH.active()) {
-        return;
-      }
-      KafkaClient c = KafkaClients.register(client, selector, states, clientId);
-      if (c != null) {
-        c.requestCreated(
+      if (start != 0L) {
+        PhaseEvents.requestCreated(
+            client,
+            selector,
+            states,
+            clientId,
             request.destination(),
             request.correlationId(),
             request.apiKey().id,

@@ -8,7 +8,6 @@ import static io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBindi
 import io.faultline.agent.instrumentation.TypeInstrumentation;
 import io.faultline.agent.instrumentation.TypeInstrumentation.AdviceBinding;
 import io.faultline.agent.weave.Advice;
-import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.List;
 import org.apache.kafka.common.network.KafkaChannel;
@@ -77,29 +76,17 @@ public final class SelectorInstrumentation {
   public static final class PollAdvice {
     private PollAdvice() {}
 
-    /**
-     * On entry: the timeout, cut to the first due send while the sampler sleeps quietly; returns
-     * the client (null when unknown), so the exit does not look it up again.
-     */
+    /** On entry: the timeout, cut to the first due send while the sampler sleeps quietly. */
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    public static Object enter(
+    public static void enter(
         @Advice.This Object selector, @Advice.Argument(value = 0, readOnly = false) long timeout) {
-      if (!PhasesModule.SWITCH.active()) {
-        return null;
-      }
-      KafkaClient c = KafkaClients.forSelector(selector);
-      if (c != null && timeout > 0) {
-        timeout = c.pollTimeout(timeout);
-      }
-      return c;
+      timeout = PhaseEvents.pollTimeout(selector, timeout);
     }
 
     /** On exit, also when the poll threw. */
     @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
-    public static void exit(@Advice.Enter Object client) {
-      if (client != null && PhasesModule.SWITCH.active()) {
-        ((KafkaClient) client).afterPoll();
-      }
+    public static void exit(@Advice.This Object selector) {
+      PhaseEvents.pollEnded(selector);
     }
   }
 
@@ -149,15 +136,7 @@ public final class SelectorInstrumentation {
     @Advice.OnMethodEnter(suppress = Throwable.class)
     public static int enter(
         @Advice.This Object selector, @Advice.FieldValue("completedSends") List<?> completedSends) {
-      if (!PhasesModule.SWITCH.active()) {
-        return -1;
-      }
-      KafkaClient c = KafkaClients.forSelector(selector);
-      if (c == null) {
-        return -1;
-      }
-      ChannelWrites.begin(c);
-      return completedSends.size();
+      return PhaseEvents.writeStarting(selector, completedSends);
     }
 
     /** On exit, also when the write threw (the send then did not complete). */
@@ -167,17 +146,11 @@ public final class SelectorInstrumentation {
         @Advice.This Object selector,
         @Advice.Argument(0) KafkaChannel channel,
         @Advice.FieldValue("completedSends") List<?> completedSends) {
-      if (sendsBefore < 0) {
-        return;
-      }
-      ChannelWrites.end();
-      int now = completedSends.size();
-      if (now > sendsBefore && PhasesModule.SWITCH.active()) {
-        KafkaClient c = KafkaClients.forSelector(selector);
-        if (c != null) {
-          NetworkSend send = (NetworkSend) completedSends.get(now - 1);
-          c.sendCompleted(channel.id(), send.size(), System.nanoTime());
-          c.sawChannel(channel.id(), channel.selectionKey().channel());
+      if (sendsBefore >= 0) {
+        Object send = PhaseEvents.writeEnded(sendsBefore, completedSends);
+        if (send != null) {
+          PhaseEvents.sendCompleted(
+              selector, channel.id(), ((NetworkSend) send).size(), channel.selectionKey());
         }
       }
     }
@@ -194,13 +167,7 @@ public final class SelectorInstrumentation {
     @Advice.OnMethodEnter(suppress = Throwable.class)
     public static void enter(
         @Advice.This Object selector, @Advice.Argument(0) KafkaChannel channel) {
-      if (!PhasesModule.SWITCH.active()) {
-        return;
-      }
-      KafkaClient c = KafkaClients.forSelector(selector);
-      if (c != null) {
-        c.responseStarted(channel.id(), System.nanoTime());
-      }
+      PhaseEvents.responseStarted(selector, channel.id());
     }
   }
 
@@ -217,15 +184,7 @@ public final class SelectorInstrumentation {
         @Advice.This Object selector,
         @Advice.Argument(0) KafkaChannel channel,
         @Advice.Argument(1) NetworkReceive receive) {
-      if (!PhasesModule.SWITCH.active()) {
-        return;
-      }
-      KafkaClient c = KafkaClients.forSelector(selector);
-      if (c != null) {
-        ByteBuffer payload = receive.payload();
-        int correlation = payload != null && payload.limit() >= 4 ? payload.getInt(0) : -1;
-        c.responseCompleted(channel.id(), correlation, System.nanoTime());
-      }
+      PhaseEvents.responseCompleted(selector, channel.id(), receive.payload());
     }
   }
 }
