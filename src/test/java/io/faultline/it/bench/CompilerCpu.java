@@ -30,13 +30,22 @@ final class CompilerCpu {
 
   private static long compilerNanos(Path task) {
     try {
-      // HotSpot names them "C1 CompilerThread0", "C2 CompilerThread1", …, cut to 15 characters.
-      if (!Files.readString(task.resolve("comm")).matches("C[12] CompilerThre.*\\s*")) {
+      if (!isCompilerThread(task)) {
         return 0;
       }
       return TaskRunTime.nanos(task);
     } catch (IOException | RuntimeException e) {
       return 0; // the thread ended meanwhile
     }
+  }
+
+  /**
+   * Whether {@code task} (a folder of {@code /proc/self/task}) is a JIT compiler thread.
+   *
+   * @throws IOException when the thread has ended meanwhile
+   */
+  static boolean isCompilerThread(Path task) throws IOException {
+    // HotSpot names them "C1 CompilerThread0", "C2 CompilerThread1", …, cut to 15 characters.
+    return Files.readString(task.resolve("comm")).matches("C[12] CompilerThre.*\\s*");
   }
 }

@@ -24,8 +24,7 @@ final class Turns {
   private long cpu;
   private long jit;
   private long startNanos;
-  private long cpuStart;
-  private long jitStart;
+  private ThreadCpuSnapshot cpuStart;
   private boolean open;
 
   private Turns(int count, BufferedReader commands) {
@@ -79,8 +78,7 @@ final class Turns {
   /** The turn's measurement begins, its clock at {@code nanos} ({@link System#nanoTime}). */
   void start(long nanos) {
     startNanos = nanos;
-    cpuStart = PerfResult.processCpuNanos();
-    jitStart = CompilerCpu.nanos();
+    cpuStart = ThreadCpuSnapshot.take();
     open = true;
   }
 
@@ -88,8 +86,9 @@ final class Turns {
   void end() {
     if (open) {
       elapsed += System.nanoTime() - startNanos;
-      cpu += PerfResult.processCpuNanos() - cpuStart;
-      jit += CompilerCpu.nanos() - jitStart;
+      ThreadCpuSnapshot now = ThreadCpuSnapshot.take();
+      cpu += now.cpuSince(cpuStart);
+      jit += now.jitSince(cpuStart);
       open = false;
     }
     if (commands != null) {
