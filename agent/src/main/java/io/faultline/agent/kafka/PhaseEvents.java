@@ -46,25 +46,27 @@ public final class PhaseEvents {
   }
 
   /**
-   * {@code Selector.poll(timeout)} starts: the timeout to use, cut so that the poll ends when the
-   * client's first waiting send becomes due (see {@link KafkaClient#pollTimeout}).
+   * {@code Selector.poll} starts: its client, or null when not followed; the advice hands it to
+   * {@link #pollTimeout} and, at the exit, to {@link #pollEnded}, so a poll looks it up once.
    */
-  public static long pollTimeout(Object selector, long timeout) {
-    if (timeout <= 0 || !PhasesModule.SWITCH.active()) {
-      return timeout;
-    }
-    KafkaClient c = KafkaClients.forSelector(selector);
-    return c == null ? timeout : c.pollTimeout(timeout);
+  public static Object pollStarting(Object selector) {
+    return PhasesModule.SWITCH.active() ? KafkaClients.forSelector(selector) : null;
   }
 
-  /** {@code Selector.poll} returned or threw (see {@link KafkaClient#afterPoll}). */
-  public static void pollEnded(Object selector) {
-    if (!PhasesModule.SWITCH.active()) {
-      return;
-    }
-    KafkaClient c = KafkaClients.forSelector(selector);
-    if (c != null) {
-      c.afterPoll();
+  /**
+   * The timeout {@code Selector.poll(timeout)} of {@code client} uses, cut so that the poll ends
+   * when the client's first waiting send becomes due (see {@link KafkaClient#pollTimeout}).
+   */
+  public static long pollTimeout(Object client, long timeout) {
+    return client == null || timeout <= 0 ? timeout : ((KafkaClient) client).pollTimeout(timeout);
+  }
+
+  /**
+   * {@code Selector.poll} of {@code client} returned or threw (see {@link KafkaClient#afterPoll}).
+   */
+  public static void pollEnded(Object client) {
+    if (client != null && PhasesModule.SWITCH.active()) {
+      ((KafkaClient) client).afterPoll();
     }
   }
 

@@ -78,15 +78,17 @@ public final class SelectorInstrumentation {
 
     /** On entry: the timeout, cut to the first due send while the sampler sleeps quietly. */
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    public static void enter(
+    public static Object enter(
         @Advice.This Object selector, @Advice.Argument(value = 0, readOnly = false) long timeout) {
-      timeout = PhaseEvents.pollTimeout(selector, timeout);
+      Object client = PhaseEvents.pollStarting(selector);
+      timeout = PhaseEvents.pollTimeout(client, timeout);
+      return client;
     }
 
     /** On exit, also when the poll threw. */
     @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
-    public static void exit(@Advice.This Object selector) {
-      PhaseEvents.pollEnded(selector);
+    public static void exit(@Advice.Enter Object client) {
+      PhaseEvents.pollEnded(client);
     }
   }
 
