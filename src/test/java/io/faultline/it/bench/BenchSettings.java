@@ -19,6 +19,9 @@ package io.faultline.it.bench;
  * <p>{@code clientTurns}: the Kafka workloads' variants of one round run side by side and take
  * turns at their measured windows, each window in this many turns ({@link TakingTurns}).
  *
+ * <p>{@code memoryRounds}: the memory part's variants alternate in this many rounds, a fresh child
+ * each ({@link ConnectionMemoryBenchmark}).
+ *
  * <p>{@code consumerPasses}: the consumer's measurement reads its prepared topic of {@code
  * consumerRecords} records this many times over, for a window of several seconds from a topic that
  * is quick to prepare.
@@ -37,6 +40,7 @@ record BenchSettings(
     int jooqSeconds,
     int startupRuns,
     int connections,
+    int memoryRounds,
     int warmupPercent,
     int warmupMaxSeconds,
     int cappedWarmupSeconds) {
@@ -60,11 +64,11 @@ record BenchSettings(
     return switch (mode) {
       case "full" ->
           new BenchSettings(
-              "full", 5, 6, 2_000_000, 480_000, 15_000, 3_000_000, 5, 512, 5, 4, 9, 1000, 100, 60,
-              30);
+              "full", 5, 6, 2_000_000, 480_000, 15_000, 3_000_000, 5, 512, 5, 4, 9, 1000, 3, 100,
+              60, 30);
       case "quick" ->
           new BenchSettings(
-              "quick", 2, 2, 20_000, 10_000, 5_000, 20_000, 1, 512, 2, 1, 2, 100, 25, 5, 0);
+              "quick", 2, 2, 20_000, 10_000, 5_000, 20_000, 1, 512, 2, 1, 2, 100, 2, 25, 5, 0);
       default ->
           throw new IllegalArgumentException(
               "-Dfaultline.bench=" + mode + " is not a mode; use full or quick");

@@ -206,6 +206,13 @@ class BenchmarkHarnessTest {
 
   private static BenchmarkReport.Measurements measurements(
       List<StartupBenchmark.Result> startup, java.util.Map<String, JmhResults.Score> jmh) {
+    return measurements(startup, jmh, new ConnectionMemoryBenchmark.Rounds(List.of()));
+  }
+
+  private static BenchmarkReport.Measurements measurements(
+      List<StartupBenchmark.Result> startup,
+      java.util.Map<String, JmhResults.Score> jmh,
+      ConnectionMemoryBenchmark.Rounds memory) {
     return new BenchmarkReport.Measurements(
         BenchSettings.of("quick"),
         "./benchmarks quick",
@@ -217,7 +224,7 @@ class BenchmarkHarnessTest {
         startup,
         1 << 20,
         1 << 20,
-        List.of(),
+        memory,
         1);
   }
 
@@ -383,6 +390,69 @@ class BenchmarkHarnessTest {
         .isEmpty();
     assertThat(ConnectionMemoryBenchmark.endpointPort(List.of("-Dprometheus.port=9404"))).isEmpty();
     assertThat(ConnectionMemoryBenchmark.endpointPort(List.of())).isEmpty();
+  }
+
+  @Test
+  void theMemoryPartReadsFaultlinesInstancesAndEveryLiveObjectFromTheClassHistogram() {
+    String jcmd =
+        String.join(
+            "\n",
+            "12345:",
+            " num     #instances         #bytes  class name (module)",
+            "-------------------------------------------------------",
+            "   1:        104021        9843560  [B (java.base@17.0.15)",
+            "   2:         16808         672320  io.faultline.shaded.kafka.phase.PhaseHistogram",
+            "   3:          1000         104000  io.faultline.agent.kafka.KafkaClient",
+            "   4:          3391         229072  [Lio.faultline.shaded.kafka.phase.PhaseHistogram;",
+            "Total       4230674      161295056");
+    assertThat(ConnectionMemoryBenchmark.histogramFigures(jcmd))
+        .containsExactly(17808, 776320, 161295056);
+    assertThatThrownBy(() -> ConnectionMemoryBenchmark.histogramFigures("12345:\nno such pid"))
+        .hasMessageContaining("no Total line");
+  }
+
+  @Test
+  void theAgentsHeapIsTheMedianOfTheRoundsDifferences() {
+    var rounds =
+        new ConnectionMemoryBenchmark.Rounds(
+            List.of(
+                List.of(memory("no agent", 100, 99), memory("agent", 112, 111)),
+                List.of(memory("no agent", 107, 99), memory("agent", 126, 112)),
+                List.of(memory("no agent", 101, 100), memory("agent", 114, 112))));
+    assertThat(rounds.addedBytes()).containsExactly(12L, 19L, 13L);
+    assertThat(rounds.medianAddedBytes()).isEqualTo(13.0);
+    assertThat(rounds.addedLiveBytes()).containsExactly(12L, 13L, 12L);
+    assertThat(rounds.medianAddedLiveBytes()).isEqualTo(12.0);
+  }
+
+  @Test
+  void theMemoryGoalIsReadFromTheMedianRoundWithEveryRoundShown(@TempDir Path docs)
+      throws Exception {
+    long mib = 1 << 20;
+    var rounds =
+        new ConnectionMemoryBenchmark.Rounds(
+            List.of(
+                List.of(
+                    memory("no agent", 140 * mib, 139 * mib),
+                    memory("agent", 152 * mib, 151 * mib)),
+                List.of(
+                    memory("no agent", 147 * mib, 139 * mib),
+                    memory("agent", 168 * mib, 152 * mib)),
+                List.of(
+                    memory("no agent", 141 * mib, 140 * mib),
+                    memory("agent", 154 * mib, 152 * mib))));
+
+    String report =
+        new BenchmarkReport(measurements(List.of(), java.util.Map.of(), rounds), docs).render();
+
+    assertThat(report)
+        .contains("| 2 | agent | 168.0 | 152.0 | 0 | 0.00 |")
+        .contains("median of the rounds): 13.0 MiB; rounds 12.0, 21.0, 13.0 MiB; live objects 12.0")
+        .contains("| agent heap with 100 producers connected | ≤ 16 MiB | 13.0 MiB | met |");
+  }
+
+  private static ConnectionMemoryBenchmark.Result memory(String variant, long heap, long live) {
+    return new ConnectionMemoryBenchmark.Result(variant, heap, live, 0, 0);
   }
 
   private static void fill(KafkaCluster kafka, String topic, int records) {

@@ -77,8 +77,7 @@ class BenchmarkSuiteTest {
     List<ClientPerfBenchmark.Series> clients = new ClientPerfBenchmark(kafka, settings).run();
     JooqTpsBenchmark jooqBench = new JooqTpsBenchmark(postgres, settings);
     var jooq = jooqBench.run();
-    List<ConnectionMemoryBenchmark.Result> memory =
-        new ConnectionMemoryBenchmark(kafka, settings).run();
+    ConnectionMemoryBenchmark.Rounds memory = new ConnectionMemoryBenchmark(kafka, settings).run();
 
     Path docs = Path.of(System.getProperty("faultline.it.docs.dir"));
     double minutes = (System.currentTimeMillis() / 1000 - started) / 60.0;

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -18,15 +19,53 @@ import java.util.regex.Pattern;
 /**
  * The agent's heap with {@code n} producers, each connected to a real broker: heap in use after GC
  * with and without the agent (the difference is everything the agent holds, its libraries' classes'
- * statics included), and the shallow size of the instances of Faultline's own classes (shaded
- * libraries included) from {@code jcmd GC.class_histogram}, and the number of broker connections
- * the agent tracked.
+ * statics included), the live objects {@code jcmd GC.class_histogram} counts (the same figure from
+ * the JVM's own count, to check the first), and the shallow size of the instances of Faultline's
+ * own classes (shaded libraries included). The variants alternate over several rounds, each a fresh
+ * child; the agent's heap is the median of the rounds' differences.
  */
 final class ConnectionMemoryBenchmark {
 
-  /** The measurement for one variant. */
+  /**
+   * The measurement for one variant in one round.
+   *
+   * @param heapBytes heap in use after full collections ({@code MemoryMXBean})
+   * @param liveBytes the live objects' bytes, from the class histogram
+   */
   record Result(
-      String variant, long heapBytes, long faultlineInstanceBytes, long faultlineInstances) {}
+      String variant,
+      long heapBytes,
+      long liveBytes,
+      long faultlineInstanceBytes,
+      long faultlineInstances) {}
+
+  /**
+   * Every round's readings, each round no agent first, then the agent.
+   *
+   * @param rounds one pair of results per round
+   */
+  record Rounds(List<List<Result>> rounds) {
+
+    /** The agent's heap (heap after GC, the agent's less no agent's) in each round. */
+    List<Long> addedBytes() {
+      return rounds.stream().map(r -> r.get(1).heapBytes() - r.get(0).heapBytes()).toList();
+    }
+
+    /** The agent's live objects (class histogram) in each round. */
+    List<Long> addedLiveBytes() {
+      return rounds.stream().map(r -> r.get(1).liveBytes() - r.get(0).liveBytes()).toList();
+    }
+
+    /** The median of {@link #addedBytes()}. */
+    double medianAddedBytes() {
+      return Stats.median(addedBytes().stream().mapToDouble(Long::doubleValue).toArray());
+    }
+
+    /** The median of {@link #addedLiveBytes()}. */
+    double medianAddedLiveBytes() {
+      return Stats.median(addedLiveBytes().stream().mapToDouble(Long::doubleValue).toArray());
+    }
+  }
 
   private static final Pattern PORT = Pattern.compile("prometheus\\.port=(\\d+)");
 
@@ -49,18 +88,34 @@ final class ConnectionMemoryBenchmark {
     return Optional.empty();
   }
 
-  List<Result> run() throws Exception {
+  Rounds run() throws Exception {
     String topic = "bench-many-" + System.nanoTime();
     kafka.createTopic(topic, 1);
-    List<Result> results = new ArrayList<>();
-    for (Variant v : List.of(Variant.NO_AGENT, Variant.FAULTLINE)) {
-      List<String> options = new ArrayList<>(List.of("-Xmx2g", "-Xss256k"));
-      options.addAll(BenchJvm.agentOptions(v));
-      Result r = measure(v.label, options, topic);
-      System.out.println("bench: memory " + r);
-      results.add(r);
+    List<List<Result>> rounds = new ArrayList<>();
+    for (int round = 0; round < settings.memoryRounds(); round++) {
+      // Every other round the agent goes first, so neither variant always follows the other.
+      List<Variant> order =
+          round % 2 == 0
+              ? List.of(Variant.NO_AGENT, Variant.FAULTLINE)
+              : List.of(Variant.FAULTLINE, Variant.NO_AGENT);
+      Result[] pair = new Result[2];
+      for (Variant v : order) {
+        List<String> options =
+            new ArrayList<>(List.of("-Xmx2g", "-Xss256k", HeapAfterGc.EXACT_FULL_GC));
+        options.addAll(BenchJvm.agentOptions(v));
+        Result r = measure(v.label, options, topic);
+        System.out.println("bench: memory round " + (round + 1) + " " + r);
+        pair[v == Variant.NO_AGENT ? 0 : 1] = r;
+      }
+      rounds.add(List.of(pair));
     }
-    return results;
+    Rounds result = new Rounds(rounds);
+    System.out.printf(
+        Locale.ROOT,
+        "bench: memory agent heap median %.1f MiB (live objects %.1f MiB)%n",
+        result.medianAddedBytes() / 1048576.0,
+        result.medianAddedLiveBytes() / 1048576.0);
+    return result;
   }
 
   private Result measure(String label, List<String> options, String topic) throws Exception {
@@ -85,12 +140,12 @@ final class ConnectionMemoryBenchmark {
       if (heap < 0) {
         throw new IllegalStateException("the child ended before it was ready: " + command);
       }
-      long[] faultline = faultlineHistogram(p.pid(), label);
+      long[] histogram = histogram(p.pid(), label);
       p.getOutputStream().close();
       if (!p.waitFor(120, TimeUnit.SECONDS)) {
         p.destroyForcibly();
       }
-      return new Result(label, heap, faultline[1], faultline[0]);
+      return new Result(label, heap, histogram[2], histogram[1], histogram[0]);
     } finally {
       if (p.isAlive()) {
         p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
@@ -98,9 +153,11 @@ final class ConnectionMemoryBenchmark {
     }
   }
 
-  /** {instances, bytes} of classes named io.faultline.* in the child's live heap. */
-  private static long[] faultlineHistogram(long pid, String label)
-      throws IOException, InterruptedException {
+  /**
+   * {instances, bytes} of classes named io.faultline.* in the child's live heap, then the bytes of
+   * all its live objects.
+   */
+  private static long[] histogram(long pid, String label) throws IOException, InterruptedException {
     Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
     Process j =
         new ProcessBuilder(jcmd.toString(), Long.toString(pid), "GC.class_histogram")
@@ -114,16 +171,27 @@ final class ConnectionMemoryBenchmark {
             "target", "benchmarks", "memory-histogram-" + label.replaceAll("\\W+", "-") + ".txt");
     Files.createDirectories(saved.getParent());
     Files.writeString(saved, text);
+    return histogramFigures(text);
+  }
+
+  /** See {@link #histogram}; from the text of {@code jcmd GC.class_histogram}. */
+  static long[] histogramFigures(String text) {
     long instances = 0;
     long bytes = 0;
+    long total = -1;
     for (String line : text.split("\n")) {
-      // "   1:  123  4567  io.faultline.Foo (java.base@17)"
+      // "   1:  123  4567  io.faultline.Foo (java.base@17)", last "Total  456  789"
       String[] f = line.strip().split("\\s+");
       if (f.length >= 4 && f[0].endsWith(":") && f[3].startsWith("io.faultline.")) {
         instances += Long.parseLong(f[1]);
         bytes += Long.parseLong(f[2]);
+      } else if (f.length == 3 && f[0].equals("Total")) {
+        total = Long.parseLong(f[2]);
       }
     }
-    return new long[] {instances, bytes};
+    if (total < 0) {
+      throw new IllegalStateException("no Total line in the class histogram:\n" + text);
+    }
+    return new long[] {instances, bytes, total};
   }
 }

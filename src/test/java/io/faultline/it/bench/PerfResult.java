@@ -12,8 +12,8 @@ import java.util.stream.Stream;
  * One client-performance run: records, elapsed nanoseconds, bytes, latency percentiles in
  * microseconds, failures, the process's CPU time, the warm-up before the measurement (until the JIT
  * went quiet, see {@link JitQuiet}) and the JIT compiler threads' CPU time within the measurement
- * ({@link CompilerCpu}). Travels from a child JVM to the harness as one {@code perf-result} line on
- * standard output.
+ * ({@link ThreadCpuSnapshot}). Travels from a child JVM to the harness as one {@code perf-result}
+ * line on standard output.
  */
 public record PerfResult(
     long records,

@@ -9,31 +9,35 @@ import java.util.stream.Stream;
 
 /**
  * The CPU time of each live thread of this process at one moment, the JIT compiler threads marked,
- * from one pass over {@code /proc/self/task}. The CPU between two snapshots is taken per thread: a
- * thread that ended in between takes out only its own time in between, never what it had before (a
- * sum over live threads at each end lost all of it: a child's CPU in a turn read -49 ms), and the
- * process's and the JIT's share come from the same reads, so the JIT's never exceeds the process's.
+ * from one pass over {@code /proc/self/task} (the threads' names and their {@code schedstat} run
+ * time). The benchmark children report the compilers' CPU apart from the rest of theirs, since late
+ * C2 compilations land in a measured window at random and would swing an agent's CPU ratio by more
+ * than the agent costs. Linux only, like the benchmarks.
+ *
+ * <p>The CPU between two snapshots is taken per thread: a thread that ended in between takes out
+ * only its own time in between, never what it had before (a sum over live threads at each end lost
+ * all of it: a child's CPU in a turn read -49 ms), and the process's and the JIT's share come from
+ * the same reads, so the JIT's never exceeds the process's.
  */
 final class ThreadCpuSnapshot {
 
-  private final Map<String, Long> nanos;
-  private final Map<String, Boolean> compiler;
+  private record Task(long nanos, boolean compiler) {}
 
-  private ThreadCpuSnapshot(Map<String, Long> nanos, Map<String, Boolean> compiler) {
-    this.nanos = nanos;
-    this.compiler = compiler;
+  private final Map<String, Task> tasks;
+
+  private ThreadCpuSnapshot(Map<String, Task> tasks) {
+    this.tasks = tasks;
   }
 
   /** The threads' CPU time now. */
   static ThreadCpuSnapshot take() {
-    Map<String, Long> nanos = new HashMap<>();
-    Map<String, Boolean> compiler = new HashMap<>();
-    try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
-      for (Path task : (Iterable<Path>) tasks::iterator) {
+    Map<String, Task> tasks = new HashMap<>();
+    try (Stream<Path> dirs = Files.list(Path.of("/proc/self/task"))) {
+      for (Path dir : (Iterable<Path>) dirs::iterator) {
         try {
-          String id = task.getFileName().toString();
-          nanos.put(id, TaskRunTime.nanos(task));
-          compiler.put(id, CompilerCpu.isCompilerThread(task));
+          tasks.put(
+              dir.getFileName().toString(),
+              new Task(TaskRunTime.nanos(dir), isCompilerThread(dir)));
         } catch (IOException | RuntimeException e) {
           // the thread ended meanwhile
         }
@@ -41,7 +45,12 @@ final class ThreadCpuSnapshot {
     } catch (IOException e) {
       throw new java.io.UncheckedIOException("cannot list /proc/self/task", e);
     }
-    return new ThreadCpuSnapshot(nanos, compiler);
+    return new ThreadCpuSnapshot(tasks);
+  }
+
+  /** A snapshot of no threads: the CPU since it is each live thread's whole time. */
+  static ThreadCpuSnapshot empty() {
+    return new ThreadCpuSnapshot(Map.of());
   }
 
   /** CPU time of every thread alive now since {@code earlier} (or since its start), ns. */
@@ -56,12 +65,23 @@ final class ThreadCpuSnapshot {
 
   private long since(ThreadCpuSnapshot earlier, boolean compilersOnly) {
     long total = 0;
-    for (Map.Entry<String, Long> e : nanos.entrySet()) {
-      if (compilersOnly && !compiler.get(e.getKey())) {
+    for (Map.Entry<String, Task> e : tasks.entrySet()) {
+      if (compilersOnly && !e.getValue().compiler()) {
         continue;
       }
-      total += Math.max(0, e.getValue() - earlier.nanos.getOrDefault(e.getKey(), 0L));
+      Task before = earlier.tasks.get(e.getKey());
+      total += Math.max(0, e.getValue().nanos() - (before == null ? 0 : before.nanos()));
     }
     return total;
+  }
+
+  /**
+   * Whether {@code task} (a folder of {@code /proc/self/task}) is a JIT compiler thread.
+   *
+   * @throws IOException when the thread has ended meanwhile
+   */
+  private static boolean isCompilerThread(Path task) throws IOException {
+    // HotSpot names them "C1 CompilerThread0", "C2 CompilerThread1", …, cut to 15 characters.
+    return Files.readString(task.resolve("comm")).matches("C[12] CompilerThre.*\\s*");
   }
 }

@@ -10,23 +10,26 @@ import org.junit.jupiter.api.condition.OS;
 
 @EnabledOnOs(OS.LINUX)
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
-class CompilerCpuTest {
+class ThreadCpuSnapshotTest {
 
   @Test
   void theCompilerThreadsOfThisJvmHaveRun() {
     // By the time a test runs, this JVM has compiled hundreds of methods; 0 would mean the
     // threads were not found (a HotSpot that names them differently, or /proc unreadable).
-    assertThat(CompilerCpu.nanos()).isPositive();
+    ThreadCpuSnapshot now = ThreadCpuSnapshot.take();
+    assertThat(now.jitSince(emptyProcess())).isPositive();
+    assertThat(now.cpuSince(emptyProcess())).isGreaterThan(now.jitSince(emptyProcess()));
   }
 
   @Test
-  void itGrowsWhileCodeIsCompiled() throws Exception {
-    long before = CompilerCpu.nanos();
+  void theJitsShareGrowsWhileCodeIsCompiled() throws Exception {
+    ThreadCpuSnapshot before = ThreadCpuSnapshot.take();
     // Hot code until the compiler threads have visibly worked on it: no fixed wait, since on a
     // busy machine the compilation can come late; the class's timeout fails a wait that never ends
     // (threads not found, or not counted).
     long sum = 0;
     int rounds = 0;
+    ThreadCpuSnapshot after;
     // At least one round: the compiler threads may already be busy with earlier code, and the
     // count must be seen to grow past what this hot code started from.
     do {
@@ -35,9 +38,16 @@ class CompilerCpuTest {
       }
       rounds++;
       Thread.sleep(10); // compilation runs on its own threads, and their CPU time is sampled
-    } while (CompilerCpu.nanos() <= before);
-    assertThat(CompilerCpu.nanos()).isGreaterThan(before);
+      after = ThreadCpuSnapshot.take();
+    } while (after.jitSince(before) == 0);
+    assertThat(after.jitSince(before)).isPositive();
+    assertThat(after.cpuSince(before)).isGreaterThanOrEqualTo(after.jitSince(before));
     System.out.println(
         "[faultline-it] compiler CPU grew after " + rounds + " rounds (checksum " + sum + ")");
+  }
+
+  /** A snapshot with no threads: CPU since it is each thread's whole time. */
+  private static ThreadCpuSnapshot emptyProcess() {
+    return ThreadCpuSnapshot.empty();
   }
 }
