@@ -40,9 +40,9 @@ final class ConnectionMemoryBenchmark {
       long faultlineInstances) {}
 
   /**
-   * Every round's readings, each round no agent first, then the agent.
+   * Every round's readings.
    *
-   * @param rounds one pair of results per round
+   * @param rounds one pair of results per round: no agent's, then the agent's, whichever ran first
    */
   record Rounds(List<List<Result>> rounds) {
 
