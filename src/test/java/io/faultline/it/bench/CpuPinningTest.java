@@ -3,7 +3,6 @@ package io.faultline.it.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,23 +64,6 @@ class CpuPinningTest {
       assertThat(none.wrap(List.of("java"))).containsExactly("java");
       assertThat(none.description()).contains("not pinned: the broker's processes are unknown");
     }
-  }
-
-  @Test
-  void processCpuCountsTheNanosecondsOfEveryThread() {
-    long before = PerfResult.processCpuNanos();
-    long threadBefore = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
-    long x = 0;
-    long until = System.nanoTime() + 50_000_000;
-    while (System.nanoTime() < until) {
-      x += Long.numberOfTrailingZeros(System.nanoTime());
-    }
-    long thread = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - threadBefore;
-    long process = PerfResult.processCpuNanos() - before;
-    assertThat(x).isPositive();
-    assertThat(process).isGreaterThanOrEqualTo(thread);
-    // Ticks would be whole multiples of 10 ms.
-    assertThat(process % 10_000_000).isNotZero();
   }
 
   private static String flag(List<String> command, String name) throws Exception {

@@ -1,12 +1,6 @@
 package io.faultline.it.bench;
 
-import com.sun.management.OperatingSystemMXBean;
-import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Locale;
-import java.util.stream.Stream;
 
 /**
  * One client-performance run: records, elapsed nanoseconds, bytes, latency percentiles in
@@ -55,36 +49,6 @@ public record PerfResult(
   /** The warm-up's length, seconds. */
   double warmupSeconds() {
     return warmupNanos / 1e9;
-  }
-
-  /**
-   * This process's CPU time so far, nanoseconds: the sum of its live threads' {@code schedstat} run
-   * times, which count to the nanosecond, where the process total ({@code
-   * OperatingSystemMXBean.getProcessCpuTime}, read from {@code times()}) counts 10 ms ticks: 3 % of
-   * a capped producer's window. A thread that ends between two readings takes its time with it;
-   * none of a benchmark child's does. The process total where {@code /proc} cannot be read.
-   */
-  static long processCpuNanos() {
-    long total = 0;
-    try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
-      for (Path task : (Iterable<Path>) tasks::iterator) {
-        total += runNanos(task);
-      }
-    } catch (IOException e) {
-      total = 0;
-    }
-    return total > 0
-        ? total
-        : ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-            .getProcessCpuTime();
-  }
-
-  private static long runNanos(Path task) {
-    try {
-      return TaskRunTime.nanos(task);
-    } catch (IOException | RuntimeException e) {
-      return 0; // the thread ended meanwhile
-    }
   }
 
   String toLine() {

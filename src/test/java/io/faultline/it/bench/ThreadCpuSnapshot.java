@@ -10,8 +10,10 @@ import java.util.stream.Stream;
 /**
  * The CPU time of each live thread of this process at one moment, the JIT compiler threads marked,
  * from one pass over {@code /proc/self/task} (the threads' names and their {@code schedstat} run
- * time). The benchmark children report the compilers' CPU apart from the rest of theirs, since late
- * C2 compilations land in a measured window at random and would swing an agent's CPU ratio by more
+ * time, which counts to the nanosecond, where the process total of {@code
+ * OperatingSystemMXBean.getProcessCpuTime} counts 10 ms ticks: 3 % of a capped producer's window).
+ * The benchmark children report the compilers' CPU apart from the rest of theirs, since late C2
+ * compilations land in a measured window at random and would swing an agent's CPU ratio by more
  * than the agent costs. Linux only, like the benchmarks.
  *
  * <p>The CPU between two snapshots is taken per thread: a thread that ended in between takes out

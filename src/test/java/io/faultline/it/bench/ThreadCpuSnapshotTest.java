@@ -2,6 +2,7 @@ package io.faultline.it.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.management.ManagementFactory;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -17,8 +18,9 @@ class ThreadCpuSnapshotTest {
     // By the time a test runs, this JVM has compiled hundreds of methods; 0 would mean the
     // threads were not found (a HotSpot that names them differently, or /proc unreadable).
     ThreadCpuSnapshot now = ThreadCpuSnapshot.take();
-    assertThat(now.jitSince(emptyProcess())).isPositive();
-    assertThat(now.cpuSince(emptyProcess())).isGreaterThan(now.jitSince(emptyProcess()));
+    assertThat(now.jitSince(ThreadCpuSnapshot.empty())).isPositive();
+    assertThat(now.cpuSince(ThreadCpuSnapshot.empty()))
+        .isGreaterThan(now.jitSince(ThreadCpuSnapshot.empty()));
   }
 
   @Test
@@ -46,8 +48,20 @@ class ThreadCpuSnapshotTest {
         "[faultline-it] compiler CPU grew after " + rounds + " rounds (checksum " + sum + ")");
   }
 
-  /** A snapshot with no threads: CPU since it is each thread's whole time. */
-  private static ThreadCpuSnapshot emptyProcess() {
-    return ThreadCpuSnapshot.empty();
+  @Test
+  void cpuCountsTheNanosecondsOfEveryThread() {
+    ThreadCpuSnapshot before = ThreadCpuSnapshot.take();
+    long threadBefore = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+    long x = 0;
+    long until = System.nanoTime() + 50_000_000;
+    while (System.nanoTime() < until) {
+      x += Long.numberOfTrailingZeros(System.nanoTime());
+    }
+    long thread = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - threadBefore;
+    long process = ThreadCpuSnapshot.take().cpuSince(before);
+    assertThat(x).isPositive();
+    assertThat(process).isGreaterThanOrEqualTo(thread);
+    // Ticks would be whole multiples of 10 ms.
+    assertThat(process % 10_000_000).isNotZero();
   }
 }
