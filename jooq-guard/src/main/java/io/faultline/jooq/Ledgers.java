@@ -31,7 +31,7 @@ final class Ledgers {
 
   /** Forgets a managed {@code ledger}: its transaction ended. */
   static void closeManaged(Ledger ledger) {
-    ON_THREAD.get().remove(ledger);
+    forget(ON_THREAD.get(), ledger);
   }
 
   /** The innermost transaction on this thread, guarded or managed; null when none. */
@@ -68,7 +68,16 @@ final class Ledgers {
   /** Forgets {@code ledger}: its transaction ended. */
   static void close(Configuration configuration, Ledger ledger) {
     configuration.data().remove(Ledger.DATA_KEY);
-    ON_THREAD.get().remove(ledger);
+    forget(ON_THREAD.get(), ledger);
+  }
+
+  /** Removes {@code ledger} from a thread's stack: almost always its top, which costs no search. */
+  private static void forget(ArrayDeque<Ledger> onThread, Ledger ledger) {
+    if (onThread.peek() == ledger) {
+      onThread.pop();
+    } else {
+      onThread.remove(ledger);
+    }
   }
 
   /** The transaction's ledger, from its configuration only: a hook must not adopt another's. */

@@ -252,6 +252,11 @@ public final class TransactionGuard {
       case REFUSED -> false;
       // After a failed begin no savepoint exists; rolling back would undo the outer level's.
       case SAVEPOINT -> !level.beginFailed() && providerCall();
+      case TOP -> {
+        // Before the delegate hands the connection back to its pool for another transaction.
+        timeouts.rollingBack(ledger);
+        yield providerCall();
+      }
       default -> providerCall();
     };
   }

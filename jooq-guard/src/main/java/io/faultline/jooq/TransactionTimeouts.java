@@ -214,13 +214,23 @@ final class TransactionTimeouts {
     return literals == SqlLiterals.KEEP || driver == null ? ctx.exception() : driver;
   }
 
+  /**
+   * The top-level transaction of {@code ledger} is about to roll back: a SET sent in it is undone
+   * by the server, so it is forgotten now, before the connection can serve another transaction.
+   */
+  void rollingBack(Ledger ledger) {
+    if (ledger.settingsSent() && ledger.connection() != null) {
+      sessionSettings.forget(ledger.connection());
+    }
+  }
+
   /** The top-level transaction ended: stops its watchdog, and forgets settings it rolled back. */
   void transactionEnded(Ledger ledger, boolean committed) {
     ledger.cancelDeadline();
     ledger.running(null);
-    if (!committed && ledger.settingsSent() && ledger.connection() != null) {
-      // A SET inside a transaction that rolled back is undone by the server.
-      sessionSettings.forget(ledger.connection());
+    if (!committed) {
+      // Also for a rollback no rollback hook saw (a managed transaction's end).
+      rollingBack(ledger);
     }
   }
 

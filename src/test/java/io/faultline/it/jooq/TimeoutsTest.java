@@ -133,6 +133,27 @@ class TimeoutsTest {
   }
 
   @Test
+  void aTimeoutSetInATransactionThatRolledBackIsSetAgain(PostgresServer postgres)
+      throws SQLException {
+    try (HikariDataSource pool = postgres.newPool(c -> c.setMaximumPoolSize(1))) {
+      Guarded guarded = Guarded.on(pool, b -> b.statementTimeout(Duration.ofSeconds(5)));
+      // The first transaction on the connection carries the SET, and the server undoes it.
+      assertThatThrownBy(
+              () ->
+                  guarded.dsl.transaction(
+                      c -> {
+                        DSL.using(c).fetch("SELECT 1");
+                        throw new IllegalStateException("the application rolls back");
+                      }))
+          .hasMessageContaining("the application rolls back");
+      String after =
+          guarded.dsl.transactionResult(
+              c -> DSL.using(c).fetchOne("SHOW statement_timeout").get(0, String.class));
+      assertThat(after).isEqualTo("5s");
+    }
+  }
+
+  @Test
   @RequiresDocker("pg_stat_statements is preloaded in the project's image")
   void inSteadyStateTheTimeoutCostsNoRoundTrip(PostgresServer postgres) throws SQLException {
     try (HikariDataSource pool = postgres.newPool(c -> c.setMaximumPoolSize(2));

@@ -1,12 +1,14 @@
 package io.faultline.jooq.timeout;
 
+import java.lang.ref.Reference;
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Objects;
-import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Applies PostgreSQL session settings to a connection only when they differ from what was last
@@ -14,9 +16,13 @@ import java.util.WeakHashMap;
  * first time and none in steady state.
  *
  * <p>The connection is remembered by its physical connection ({@code unwrap(Connection.class)},
- * which HikariCP answers with the driver's connection), weakly, so connections the pool retires are
- * forgotten. A {@code SET} issued inside a transaction is undone when that transaction rolls back;
- * the caller then calls {@link #forget}.
+ * which HikariCP answers with the driver's connection), by identity and weakly, so connections the
+ * pool retires are forgotten. A {@code SET} issued inside a transaction is undone when that
+ * transaction rolls back; the caller then calls {@link #forget}.
+ *
+ * <p>The steady state, every top-level transaction's begin on every worker thread, reads without a
+ * lock, so the workers of a busy pool do not contend for one at each begin (nor wait for one
+ * descheduled while holding it). Only a change takes the lock.
  */
 public final class SessionSettings {
 
@@ -38,7 +44,51 @@ public final class SessionSettings {
 
   private static final Applied NOTHING = new Applied(null, null, null);
 
-  private final Map<Connection, Applied> applied = new WeakHashMap<>();
+  /** A connection remembered weakly, equal to another key of the same connection. */
+  private static final class Remembered extends WeakReference<Connection> {
+    private final int hash;
+
+    Remembered(Connection connection, ReferenceQueue<Connection> queue) {
+      super(connection, queue);
+      this.hash = System.identityHashCode(connection);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      if (other == this) {
+        return true;
+      }
+      Connection mine = get();
+      return mine != null
+          && (other instanceof Remembered r
+              ? r.refersTo(mine)
+              : other instanceof Lookup l && l.connection == mine);
+    }
+  }
+
+  /** The key a read looks a connection up with: nothing to clear, nothing queued. */
+  private record Lookup(Connection connection) {
+    @Override
+    public int hashCode() {
+      return System.identityHashCode(connection);
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      // get(), not refersTo(): the JIT inlines get(), and refersTo() was a native call per read.
+      return other instanceof Remembered r
+          ? r.get() == connection
+          : other instanceof Lookup l && l.connection == connection;
+    }
+  }
+
+  private final ConcurrentHashMap<Object, Applied> applied = new ConcurrentHashMap<>();
+  private final ReferenceQueue<Connection> retired = new ReferenceQueue<>();
 
   /**
    * The SQL that brings {@code connection} to {@code settings}, plus {@code local} {@code SET
@@ -47,8 +97,13 @@ public final class SessionSettings {
    */
   public String plan(Connection connection, TimeoutSettings settings, String local) {
     Connection physical = physical(connection);
-    synchronized (applied) {
-      Applied before = applied.getOrDefault(physical, NOTHING);
+    Applied known = applied.get(new Lookup(physical));
+    if ((known == null ? NOTHING : known).matches(settings)) {
+      return local;
+    }
+    synchronized (this) {
+      forgetRetired();
+      Applied before = applied.getOrDefault(new Lookup(physical), NOTHING);
       if (before.matches(settings)) {
         return local;
       }
@@ -63,7 +118,8 @@ public final class SessionSettings {
               settings.idleInTransaction());
       Applied after = new Applied(statement, lock, idle);
       if (!after.equals(before)) {
-        applied.put(physical, after);
+        applied.remove(new Lookup(physical));
+        applied.put(new Remembered(physical, retired), after);
       }
       return sql.append(local).toString();
     }
@@ -98,15 +154,23 @@ public final class SessionSettings {
   /** Forgets what was applied to {@code connection}, so the next {@link #plan} sets it again. */
   public void forget(Connection connection) {
     Connection physical = physical(connection);
-    synchronized (applied) {
-      applied.remove(physical);
+    synchronized (this) {
+      applied.remove(new Lookup(physical));
     }
   }
 
   /** How many physical connections are remembered. */
   public int size() {
-    synchronized (applied) {
+    synchronized (this) {
+      forgetRetired();
       return applied.size();
+    }
+  }
+
+  /** Drops the entries of connections that were garbage collected. */
+  private void forgetRetired() {
+    for (Reference<? extends Connection> gone; (gone = retired.poll()) != null; ) {
+      applied.remove(gone);
     }
   }
 
