@@ -18,6 +18,11 @@ import org.junit.jupiter.api.Test;
 class SessionSettingsTest {
 
   private static Connection fakeConnection() {
+    return fakeConnection(false);
+  }
+
+  /** A connection that is its own physical connection; {@code equalToAll}: equals every object. */
+  private static Connection fakeConnection(boolean equalToAll) {
     return (Connection)
         Proxy.newProxyInstance(
             Connection.class.getClassLoader(),
@@ -25,8 +30,8 @@ class SessionSettingsTest {
             (proxy, method, args) ->
                 switch (method.getName()) {
                   case "unwrap" -> proxy;
-                  case "hashCode" -> System.identityHashCode(proxy);
-                  case "equals" -> proxy == args[0];
+                  case "hashCode" -> equalToAll ? 1 : System.identityHashCode(proxy);
+                  case "equals" -> equalToAll || proxy == args[0];
                   default -> null;
                 });
   }
@@ -77,8 +82,8 @@ class SessionSettingsTest {
   void aConnectionIsRememberedByIdentityNotByEquals() {
     SessionSettings settings = new SessionSettings();
     // Equal to every connection, as a careless wrapper might be: still two connections.
-    Connection a = connectionEqualToAll();
-    Connection b = connectionEqualToAll();
+    Connection a = fakeConnection(true);
+    Connection b = fakeConnection(true);
     settings.plan(a, statement(5000), "");
     assertThat(settings.plan(b, statement(5000), "")).isEqualTo("SET statement_timeout = 5000;");
     assertThat(settings.size()).isEqualTo(2);
@@ -142,19 +147,5 @@ class SessionSettingsTest {
     } finally {
       workers.shutdownNow();
     }
-  }
-
-  private static Connection connectionEqualToAll() {
-    return (Connection)
-        Proxy.newProxyInstance(
-            Connection.class.getClassLoader(),
-            new Class<?>[] {Connection.class},
-            (proxy, method, args) ->
-                switch (method.getName()) {
-                  case "unwrap" -> proxy;
-                  case "hashCode" -> 1;
-                  case "equals" -> true;
-                  default -> null;
-                });
   }
 }
