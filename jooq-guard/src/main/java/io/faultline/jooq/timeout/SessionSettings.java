@@ -80,7 +80,7 @@ public final class SessionSettings {
 
     @Override
     public boolean equals(Object other) {
-      // get(), not refersTo(): the JIT inlines get(), and refersTo() was a native call per read.
+      // get(), an intrinsic, not refersTo(): in a profile that was a call of its own per read.
       return other instanceof Remembered r
           ? r.get() == connection
           : other instanceof Lookup l && l.connection == connection;
@@ -89,6 +89,9 @@ public final class SessionSettings {
 
   private final ConcurrentHashMap<Object, Applied> applied = new ConcurrentHashMap<>();
   private final ReferenceQueue<Connection> retired = new ReferenceQueue<>();
+
+  /** Taken by every change, so two threads planning one connection send its SET once. */
+  private final Object changes = new Object();
 
   /**
    * The SQL that brings {@code connection} to {@code settings}, plus {@code local} {@code SET
@@ -101,7 +104,7 @@ public final class SessionSettings {
     if ((known == null ? NOTHING : known).matches(settings)) {
       return local;
     }
-    synchronized (this) {
+    synchronized (changes) {
       forgetRetired();
       Applied before = applied.getOrDefault(new Lookup(physical), NOTHING);
       if (before.matches(settings)) {
@@ -154,14 +157,14 @@ public final class SessionSettings {
   /** Forgets what was applied to {@code connection}, so the next {@link #plan} sets it again. */
   public void forget(Connection connection) {
     Connection physical = physical(connection);
-    synchronized (this) {
+    synchronized (changes) {
       applied.remove(new Lookup(physical));
     }
   }
 
   /** How many physical connections are remembered. */
   public int size() {
-    synchronized (this) {
+    synchronized (changes) {
       forgetRetired();
       return applied.size();
     }
