@@ -254,7 +254,11 @@ public final class TransactionGuard {
       case SAVEPOINT -> !level.beginFailed() && providerCall();
       case TOP -> {
         // Before the delegate hands the connection back to its pool for another transaction.
-        timeouts.rollingBack(ledger);
+        try {
+          timeouts.rollingBack(ledger);
+        } catch (RuntimeException e) {
+          errors.record(e);
+        }
         yield providerCall();
       }
       default -> providerCall();
