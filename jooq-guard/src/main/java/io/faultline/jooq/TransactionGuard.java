@@ -253,7 +253,6 @@ public final class TransactionGuard {
       // After a failed begin no savepoint exists; rolling back would undo the outer level's.
       case SAVEPOINT -> !level.beginFailed() && providerCall();
       case TOP -> {
-        // Before the delegate hands the connection back to its pool for another transaction.
         try {
           timeouts.rollingBack(ledger);
         } catch (RuntimeException e) {
@@ -301,7 +300,7 @@ public final class TransactionGuard {
 
   private void end(
       Configuration configuration, Ledger ledger, boolean committed, String observedSite) {
-    timeouts.transactionEnded(ledger, committed);
+    timeouts.transactionEnded(ledger);
     savepointAccounting.transactionEnded(ledger);
     if (configuration == null) {
       Ledgers.closeManaged(ledger);

@@ -216,7 +216,8 @@ final class TransactionTimeouts {
 
   /**
    * The top-level transaction of {@code ledger} is about to roll back: a SET sent in it is undone
-   * by the server, so it is forgotten now, before the connection can serve another transaction.
+   * by the server, so it is forgotten now, before the delegate hands the connection back to its
+   * pool for another transaction. (A managed transaction's ledger never sends one.)
    */
   void rollingBack(Ledger ledger) {
     if (ledger.settingsSent() && ledger.connection() != null) {
@@ -224,14 +225,10 @@ final class TransactionTimeouts {
     }
   }
 
-  /** The top-level transaction ended: stops its watchdog, and forgets settings it rolled back. */
-  void transactionEnded(Ledger ledger, boolean committed) {
+  /** The top-level transaction ended: stops its watchdog. */
+  void transactionEnded(Ledger ledger) {
     ledger.cancelDeadline();
     ledger.running(null);
-    if (!committed) {
-      // Also for a rollback no rollback hook saw (a managed transaction's end).
-      rollingBack(ledger);
-    }
   }
 
   private void countDeadline(Ledger ledger) {

@@ -44,7 +44,7 @@ public final class SessionSettings {
 
   private static final Applied NOTHING = new Applied(null, null, null);
 
-  /** A connection remembered weakly, equal to another key of the same connection. */
+  /** A connection remembered weakly, equal to a {@link Lookup} of the same connection. */
   private static final class Remembered extends WeakReference<Connection> {
     private final int hash;
 
@@ -60,14 +60,8 @@ public final class SessionSettings {
 
     @Override
     public boolean equals(Object other) {
-      if (other == this) {
-        return true;
-      }
-      Connection mine = get();
-      return mine != null
-          && (other instanceof Remembered r
-              ? r.refersTo(mine)
-              : other instanceof Lookup l && l.connection == mine);
+      // The map is only searched with a Lookup, and a change removes the old key before it puts.
+      return other == this || other instanceof Lookup l && l.equals(this);
     }
   }
 
