@@ -40,26 +40,28 @@ public final class JooqMeters implements MeterCatalog {
               + " flattened, refused.",
           JooqConfigKeys.GUARD);
 
-  /** Depth of each transaction level begun. */
+  /** The deepest level of each top-level transaction that nested one. */
   public static final MeterDoc NESTING_DEPTH =
       new MeterDoc(
           "faultline.jooq.nesting.depth",
           MeterDoc.Type.DISTRIBUTION_SUMMARY,
           "levels",
           List.of(),
-          "Nesting depth of every transaction level begun: 1 for a top-level transaction, 2 for"
-              + " one nested in it, and so on.",
+          "Deepest level of each top-level transaction that nested one, recorded when it ends: 2"
+              + " for a transaction with a level nested in it, 3 for one nested in that, and so on"
+              + " (a transaction that nested nothing is only counted in faultline.jooq.transactions).",
           JooqConfigKeys.GUARD);
 
-  /** Savepoints per top-level transaction. */
+  /** Savepoints per top-level transaction that nested a level. */
   public static final MeterDoc SAVEPOINTS_PER_TRANSACTION =
       new MeterDoc(
           "faultline.jooq.savepoints.per.transaction",
           MeterDoc.Type.DISTRIBUTION_SUMMARY,
           "savepoints",
           List.of(),
-          "Savepoints created in one top-level transaction, recorded when it ends (PostgreSQL"
-              + " caches 64 subtransactions per backend).",
+          "Savepoints created in one top-level transaction that nested a level, recorded when it"
+              + " ends (PostgreSQL caches 64 subtransactions per backend; a transaction that nested"
+              + " nothing made none and is only counted in faultline.jooq.transactions).",
           JooqConfigKeys.GUARD);
 
   /** Timeouts by kind. */

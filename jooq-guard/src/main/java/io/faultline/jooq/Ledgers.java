@@ -1,7 +1,6 @@
 package io.faultline.jooq;
 
 import io.faultline.jooq.internal.Ledger;
-import java.util.ArrayDeque;
 import org.jooq.Configuration;
 
 /**
@@ -11,21 +10,30 @@ import org.jooq.Configuration;
  */
 final class Ledgers {
 
-  private static final ThreadLocal<ArrayDeque<Ledger>> ON_THREAD =
-      ThreadLocal.withInitial(ArrayDeque::new);
-
   /**
-   * Whether a guarded jOOQ provider is inside its delegate's begin, commit or rollback on this
-   * thread: a transaction manager's own events then are that call's, already counted.
+   * What the guard keeps per thread, in one object behind one thread-local: each hook of a busy
+   * pool's worker runs after a round trip, with its caches cold, and pays for every object it
+   * touches.
    */
-  private static final ThreadLocal<Boolean> PROVIDER_CALL = new ThreadLocal<>();
+  private static final class OnThread {
+    /** The innermost open transaction; the others are linked below it (Ledger.outerOnThread). */
+    Ledger innermost;
+
+    /**
+     * Whether a guarded jOOQ provider is inside its delegate's begin, commit or rollback: a
+     * transaction manager's own events then are that call's, already counted.
+     */
+    boolean providerCall;
+  }
+
+  private static final ThreadLocal<OnThread> ON_THREAD = ThreadLocal.withInitial(OnThread::new);
 
   private Ledgers() {}
 
   /** A new ledger, on this thread only, for a transaction a manager outside jOOQ began. */
   static Ledger openManaged() {
     Ledger ledger = new Ledger(true);
-    ON_THREAD.get().push(ledger);
+    push(ON_THREAD.get(), ledger);
     return ledger;
   }
 
@@ -36,32 +44,30 @@ final class Ledgers {
 
   /** The innermost transaction on this thread, guarded or managed; null when none. */
   static Ledger innermostOnThread() {
-    return ON_THREAD.get().peek();
+    return ON_THREAD.get().innermost;
   }
 
   /** The innermost transaction on this thread when a manager outside jOOQ began it; else null. */
   static Ledger managedOnThread() {
-    Ledger ledger = ON_THREAD.get().peek();
+    Ledger ledger = ON_THREAD.get().innermost;
     return ledger != null && ledger.managed() ? ledger : null;
   }
 
   /** Marks the start (true) or the end (false) of a guarded provider's call to its delegate. */
   static void providerCall(boolean inside) {
-    // set(FALSE), not remove(): a removal clears the entry's weak reference, a native call that
-    // was a tenth of the guard's own cost per transaction. The value holds nothing of ours.
-    PROVIDER_CALL.set(inside ? Boolean.TRUE : Boolean.FALSE);
+    ON_THREAD.get().providerCall = inside;
   }
 
   /** Whether a guarded provider is calling its delegate on this thread. */
   static boolean inProviderCall() {
-    return Boolean.TRUE.equals(PROVIDER_CALL.get());
+    return ON_THREAD.get().providerCall;
   }
 
   /** A new ledger for the top-level transaction of {@code configuration}. */
   static Ledger open(Configuration configuration) {
     Ledger ledger = new Ledger();
     configuration.data(Ledger.DATA_KEY, ledger);
-    ON_THREAD.get().push(ledger);
+    push(ON_THREAD.get(), ledger);
     return ledger;
   }
 
@@ -71,13 +77,24 @@ final class Ledgers {
     forget(ON_THREAD.get(), ledger);
   }
 
+  private static void push(OnThread onThread, Ledger ledger) {
+    ledger.outerOnThread(onThread.innermost);
+    onThread.innermost = ledger;
+  }
+
   /** Removes {@code ledger} from a thread's stack: almost always its top, which costs no search. */
-  private static void forget(ArrayDeque<Ledger> onThread, Ledger ledger) {
-    if (onThread.peek() == ledger) {
-      onThread.pop();
+  private static void forget(OnThread onThread, Ledger ledger) {
+    if (onThread.innermost == ledger) {
+      onThread.innermost = ledger.outerOnThread();
     } else {
-      onThread.remove(ledger);
+      for (Ledger above = onThread.innermost; above != null; above = above.outerOnThread()) {
+        if (above.outerOnThread() == ledger) {
+          above.outerOnThread(ledger.outerOnThread());
+          break;
+        }
+      }
     }
+    ledger.outerOnThread(null);
   }
 
   /** The transaction's ledger, from its configuration only: a hook must not adopt another's. */
@@ -92,13 +109,15 @@ final class Ledgers {
    */
   static Ledger ofStatement(Configuration configuration) {
     Ledger ledger = of(configuration);
-    return ledger != null ? ledger : ON_THREAD.get().peek();
+    return ledger != null ? ledger : ON_THREAD.get().innermost;
   }
 
   /** Transaction levels open on the calling thread in guarded transactions. */
   static int openLevelsOnThisThread() {
     int levels = 0;
-    for (Ledger ledger : ON_THREAD.get()) {
+    for (Ledger ledger = ON_THREAD.get().innermost;
+        ledger != null;
+        ledger = ledger.outerOnThread()) {
       levels += ledger.depth();
     }
     return levels;

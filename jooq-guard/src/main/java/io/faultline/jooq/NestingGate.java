@@ -56,7 +56,6 @@ final class NestingGate {
         counted = c.site();
         first = c.first();
       }
-      metrics.recordDepth(depth);
     } catch (RuntimeException e) {
       errors.record(e);
     }

@@ -5,9 +5,9 @@ import io.faultline.jooq.internal.Ledger;
 import io.faultline.jooq.internal.Level;
 
 /**
- * Counts savepoints (created, released, rolled back, per top-level transaction) and reports a
- * transaction that created more than the subtransaction limit (PostgreSQL's per-backend cache holds
- * 64) or a savepoint after a row lock.
+ * Counts savepoints (created, released, rolled back) and reports a transaction that created more
+ * than the subtransaction limit (PostgreSQL's per-backend cache holds 64) or a savepoint after a
+ * row lock.
  */
 final class SavepointAccounting {
 
@@ -49,10 +49,5 @@ final class SavepointAccounting {
   /** A savepoint was rolled back. */
   void rolledBack() {
     metrics.savepointRolledBack();
-  }
-
-  /** The top-level transaction of {@code ledger} ended. */
-  void transactionEnded(Ledger ledger) {
-    metrics.recordSavepointsPerTransaction(ledger.savepointsCreated());
   }
 }

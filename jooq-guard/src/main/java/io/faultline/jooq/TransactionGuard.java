@@ -119,7 +119,6 @@ public final class TransactionGuard {
           ledger = Ledgers.open(ctx.configuration());
           // Its call site is found when first needed (Ledger.topCallSite), not walked here.
           ledger.push(LevelKind.TOP, null, 0);
-          metrics.recordDepth(1);
           return providerCall();
         }
         // Begun inside a transaction Spring's transaction manager began (@Transactional): a
@@ -301,7 +300,7 @@ public final class TransactionGuard {
   private void end(
       Configuration configuration, Ledger ledger, boolean committed, String observedSite) {
     timeouts.transactionEnded(ledger);
-    savepointAccounting.transactionEnded(ledger);
+    metrics.transactionEnded(ledger.maxDepth(), ledger.savepointsCreated());
     if (configuration == null) {
       Ledgers.closeManaged(ledger);
     } else {
@@ -375,7 +374,6 @@ public final class TransactionGuard {
       if (!nested) {
         ledger = Ledgers.openManaged();
         Level top = ledger.push(LevelKind.TOP, null, 0);
-        metrics.recordDepth(1);
         return new ManagedLevel(ledger, top);
       }
       ledger = Ledgers.innermostOnThread();

@@ -41,8 +41,8 @@ class JooqAgentTest {
     Outcome o = runApp(postgres, Jdk.current(), jooq319(), "warn", "agent_warn");
     assertThat(o.stdout).contains("outer committed", "jooq " + suiteJooqVersion());
     assertThat(o.savepointsCreated).isEqualTo(1.0);
-    // The outer level and the nested one, also when they ran before the agent's registry existed.
-    assertThat(count(NESTING_DEPTHS, o.metrics)).isEqualTo(2.0);
+    // The transaction that nested a level, also when it ran before the agent's registry existed.
+    assertThat(count(NESTING_DEPTHS, o.metrics)).isEqualTo(1.0);
     assertThat(count(SAVEPOINTS_PER_TRANSACTION, o.metrics)).isEqualTo(1.0);
     assertThat(o.findings)
         .contains("JOOQ_NESTED_TRANSACTION", "JOOQ_SAVEPOINT_AFTER_ROW_LOCK")
@@ -104,8 +104,8 @@ class JooqAgentTest {
     assertThat(o.stdout).contains("outer committed", "jooq " + minor);
     assertThat(o.log).doesNotContain("instrumentation module jooq-transaction-provider");
     assertThat(o.savepointsCreated).isEqualTo(1.0);
-    // The outer level and the nested one, also when they ran before the agent's registry existed.
-    assertThat(count(NESTING_DEPTHS, o.metrics)).isEqualTo(2.0);
+    // The transaction that nested a level, also when it ran before the agent's registry existed.
+    assertThat(count(NESTING_DEPTHS, o.metrics)).isEqualTo(1.0);
     assertThat(count(SAVEPOINTS_PER_TRANSACTION, o.metrics)).isEqualTo(1.0);
     assertThat(o.findings)
         .contains("JOOQ_NESTED_TRANSACTION", "JOOQ_SAVEPOINT_AFTER_ROW_LOCK")

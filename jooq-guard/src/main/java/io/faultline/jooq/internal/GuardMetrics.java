@@ -8,7 +8,6 @@ import io.faultline.jooq.JooqMeters;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The guard's counts. They are kept here whether or not a registry is bound (so {@code stats()}
@@ -18,18 +17,22 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class GuardMetrics {
 
-  private final LongAdder committed = new LongAdder();
-  private final LongAdder rolledBack = new LongAdder();
-  private final LongAdder failed = new LongAdder();
-  private final LongAdder savepointsCreated = new LongAdder();
-  private final LongAdder savepointsReleased = new LongAdder();
-  private final LongAdder savepointsRolledBack = new LongAdder();
-  private final LongAdder nestedAllowed = new LongAdder();
-  private final LongAdder nestedFlattened = new LongAdder();
-  private final LongAdder nestedRefused = new LongAdder();
-  private final LongAdder statementTimeouts = new LongAdder();
-  private final LongAdder transactionTimeouts = new LongAdder();
-  private final LongAdder lockTimeouts = new LongAdder();
+  // The counters' numbers in counts.
+  private static final int COMMITTED = 0;
+  private static final int ROLLED_BACK = 1;
+  private static final int FAILED = 2;
+  private static final int SAVEPOINTS_CREATED = 3;
+  private static final int SAVEPOINTS_RELEASED = 4;
+  private static final int SAVEPOINTS_ROLLED_BACK = 5;
+  private static final int NESTED_ALLOWED = 6;
+  private static final int NESTED_FLATTENED = 7;
+  private static final int NESTED_REFUSED = 8;
+  private static final int STATEMENT_TIMEOUTS = 9;
+  private static final int TRANSACTION_TIMEOUTS = 10;
+  private static final int LOCK_TIMEOUTS = 11;
+
+  // Per thread: every transaction counts one or more, on every worker of a busy pool.
+  private final ThreadCounts counts = new ThreadCounts(12);
 
   private final OwnedMeters registered = new OwnedMeters("a jOOQ guard");
   private final LateSummary depth = new LateSummary();
@@ -46,18 +49,18 @@ public final class GuardMetrics {
    * builder: none of its keys is one the meters declare).
    */
   public synchronized void bindTo(MeterRegistry registry, Tags common) {
-    counter(registry, common, JooqMeters.TRANSACTIONS, committed, "committed");
-    counter(registry, common, JooqMeters.TRANSACTIONS, rolledBack, "rolled_back");
-    counter(registry, common, JooqMeters.TRANSACTIONS, failed, "failed");
-    counter(registry, common, JooqMeters.SAVEPOINTS, savepointsCreated, "created");
-    counter(registry, common, JooqMeters.SAVEPOINTS, savepointsReleased, "released");
-    counter(registry, common, JooqMeters.SAVEPOINTS, savepointsRolledBack, "rolled_back");
-    counter(registry, common, JooqMeters.NESTED, nestedAllowed, "allowed");
-    counter(registry, common, JooqMeters.NESTED, nestedFlattened, "flattened");
-    counter(registry, common, JooqMeters.NESTED, nestedRefused, "refused");
-    counter(registry, common, JooqMeters.TIMEOUTS, statementTimeouts, "statement");
-    counter(registry, common, JooqMeters.TIMEOUTS, transactionTimeouts, "transaction");
-    counter(registry, common, JooqMeters.TIMEOUTS, lockTimeouts, "lock");
+    counter(registry, common, JooqMeters.TRANSACTIONS, COMMITTED, "committed");
+    counter(registry, common, JooqMeters.TRANSACTIONS, ROLLED_BACK, "rolled_back");
+    counter(registry, common, JooqMeters.TRANSACTIONS, FAILED, "failed");
+    counter(registry, common, JooqMeters.SAVEPOINTS, SAVEPOINTS_CREATED, "created");
+    counter(registry, common, JooqMeters.SAVEPOINTS, SAVEPOINTS_RELEASED, "released");
+    counter(registry, common, JooqMeters.SAVEPOINTS, SAVEPOINTS_ROLLED_BACK, "rolled_back");
+    counter(registry, common, JooqMeters.NESTED, NESTED_ALLOWED, "allowed");
+    counter(registry, common, JooqMeters.NESTED, NESTED_FLATTENED, "flattened");
+    counter(registry, common, JooqMeters.NESTED, NESTED_REFUSED, "refused");
+    counter(registry, common, JooqMeters.TIMEOUTS, STATEMENT_TIMEOUTS, "statement");
+    counter(registry, common, JooqMeters.TIMEOUTS, TRANSACTION_TIMEOUTS, "transaction");
+    counter(registry, common, JooqMeters.TIMEOUTS, LOCK_TIMEOUTS, "lock");
     DistributionSummary d =
         registered.register(
             registry,
@@ -90,13 +93,12 @@ public final class GuardMetrics {
         });
   }
 
-  private void counter(
-      MeterRegistry registry, Tags common, MeterDoc doc, LongAdder adder, String tag) {
+  private void counter(MeterRegistry registry, Tags common, MeterDoc doc, int counter, String tag) {
     registered.register(
         registry,
         doc.name(),
         r ->
-            doc.functionCounter(adder, LongAdder::sum)
+            doc.functionCounter(counts, c -> c.sum(counter))
                 .tags(doc.tags(tag))
                 .tags(common)
                 .register(r));
@@ -104,89 +106,93 @@ public final class GuardMetrics {
 
   /** A top-level transaction committed. */
   public void transactionCommitted() {
-    committed.increment();
+    counts.increment(COMMITTED);
   }
 
   /** A top-level transaction rolled back. */
   public void transactionRolledBack() {
-    rolledBack.increment();
+    counts.increment(ROLLED_BACK);
   }
 
   /** A top-level transaction's begin or commit failed. */
   public void transactionFailed() {
-    failed.increment();
+    counts.increment(FAILED);
   }
 
   /** A savepoint was created. */
   public void savepointCreated() {
-    savepointsCreated.increment();
+    counts.increment(SAVEPOINTS_CREATED);
   }
 
   /** A savepoint was released. */
   public void savepointReleased() {
-    savepointsReleased.increment();
+    counts.increment(SAVEPOINTS_RELEASED);
   }
 
   /** A savepoint was rolled back to. */
   public void savepointRolledBack() {
-    savepointsRolledBack.increment();
+    counts.increment(SAVEPOINTS_ROLLED_BACK);
   }
 
   /** A nested transaction was let through. */
   public void nestedAllowed() {
-    nestedAllowed.increment();
+    counts.increment(NESTED_ALLOWED);
   }
 
   /** A nested transaction was flattened. */
   public void nestedFlattened() {
-    nestedFlattened.increment();
+    counts.increment(NESTED_FLATTENED);
   }
 
   /** A nested transaction was refused. */
   public void nestedRefused() {
-    nestedRefused.increment();
+    counts.increment(NESTED_REFUSED);
   }
 
   /** A statement timed out. */
   public void statementTimedOut() {
-    statementTimeouts.increment();
+    counts.increment(STATEMENT_TIMEOUTS);
   }
 
   /** A transaction deadline passed. */
   public void transactionTimedOut() {
-    transactionTimeouts.increment();
+    counts.increment(TRANSACTION_TIMEOUTS);
   }
 
   /** A lock wait timed out. */
   public void lockTimedOut() {
-    lockTimeouts.increment();
+    counts.increment(LOCK_TIMEOUTS);
   }
 
   /** The counts so far. */
   public GuardStats stats() {
     return new GuardStats(
-        committed.sum(),
-        rolledBack.sum(),
-        failed.sum(),
-        savepointsCreated.sum(),
-        savepointsReleased.sum(),
-        savepointsRolledBack.sum(),
-        nestedAllowed.sum(),
-        nestedFlattened.sum(),
-        nestedRefused.sum(),
-        statementTimeouts.sum(),
-        transactionTimeouts.sum(),
-        lockTimeouts.sum());
+        counts.sum(COMMITTED),
+        counts.sum(ROLLED_BACK),
+        counts.sum(FAILED),
+        counts.sum(SAVEPOINTS_CREATED),
+        counts.sum(SAVEPOINTS_RELEASED),
+        counts.sum(SAVEPOINTS_ROLLED_BACK),
+        counts.sum(NESTED_ALLOWED),
+        counts.sum(NESTED_FLATTENED),
+        counts.sum(NESTED_REFUSED),
+        counts.sum(STATEMENT_TIMEOUTS),
+        counts.sum(TRANSACTION_TIMEOUTS),
+        counts.sum(LOCK_TIMEOUTS));
   }
 
-  /** Records the depth of a level just begun. */
-  public void recordDepth(int levelDepth) {
-    depth.record(levelDepth);
-  }
-
-  /** Records the savepoints of a top-level transaction that ended. */
-  public void recordSavepointsPerTransaction(int savepoints) {
-    perTransaction.record(savepoints);
+  /**
+   * A top-level transaction ended after nesting {@code maxDepth} levels deep (1: it nested none)
+   * and creating {@code savepoints}: a transaction that nested a level is recorded in both
+   * summaries. One that did not is only counted (by its outcome): it can have made no savepoint,
+   * and recording its two constant values cost a busy pool's workers more than the rest of their
+   * transaction's accounting (every record writes cache lines all of them share).
+   */
+  public void transactionEnded(int maxDepth, int savepoints) {
+    if (maxDepth > 1) {
+      depth.record(maxDepth);
+      perTransaction.record(savepoints);
+    }
   }
 
   /** Removes every meter registered (not those another guard registered first). */

@@ -5,8 +5,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.concurrent.ScheduledFuture;
 
 /**
@@ -24,8 +22,14 @@ public final class Ledger {
   /** The key under which a ledger travels in {@code Configuration.data()}. */
   public static final Object DATA_KEY = Ledger.class.getName();
 
-  private final Deque<Level> levels = new ArrayDeque<>();
   private final boolean managed;
+  // The open levels, linked from the innermost down (Level.below): a flat transaction's hooks touch
+  // this object and one level, no collection (a busy pool's workers pay in cache misses for each).
+  private Level innermost;
+  private Level top;
+  private int depth;
+  // The next ledger down this thread's stack (see Ledgers); null at its bottom.
+  private Ledger outerOnThread;
   private int savepointsCreated;
   private int maxDepth;
   private long statements;
@@ -66,10 +70,14 @@ public final class Ledger {
    * was seen already). Levels above it are ones whose end was never seen.
    */
   public boolean popTo(Level level) {
-    if (!levels.contains(level)) {
+    Level open = innermost;
+    while (open != null && open != level) {
+      open = open.below();
+    }
+    if (open == null) {
       return false;
     }
-    while (levels.poll() != level) {
+    while (pop() != level) {
       // a level left open above it
     }
     return true;
@@ -82,7 +90,7 @@ public final class Ledger {
    * own frames are still on the stack of the thread running it.
    */
   public CallSite topCallSite() {
-    Level top = levels.peekLast();
+    Level top = this.top;
     if (top == null) {
       return CallSite.UNKNOWN;
     }
@@ -91,23 +99,45 @@ public final class Ledger {
 
   /** Pushes a level whose call site's walk stands for {@code weight} nested begins (see Level). */
   public Level push(LevelKind kind, CallSite site, int weight) {
-    Level level = new Level(kind, site, levels.size() + 1, weight);
-    levels.push(level);
-    maxDepth = Math.max(maxDepth, levels.size());
+    Level level = new Level(kind, site, depth + 1, weight, innermost);
+    innermost = level;
+    if (++depth == 1) {
+      top = level;
+    }
+    maxDepth = Math.max(maxDepth, depth);
     return level;
   }
 
+  /** The innermost open level; null when none is. */
   public Level peek() {
-    return levels.peek();
+    return innermost;
   }
 
+  /** Removes and returns the innermost open level; null when none is. */
   public Level pop() {
-    return levels.poll();
+    Level level = innermost;
+    if (level != null) {
+      innermost = level.below();
+      if (--depth == 0) {
+        top = null;
+      }
+    }
+    return level;
   }
 
   /** Open levels, 1 for a top-level transaction without nesting. */
   public int depth() {
-    return levels.size();
+    return depth;
+  }
+
+  /** The ledger below this one on its thread's stack of open transactions; null at the bottom. */
+  public Ledger outerOnThread() {
+    return outerOnThread;
+  }
+
+  /** Sets the ledger below this one on its thread's stack (see {@link #outerOnThread()}). */
+  public void outerOnThread(Ledger outer) {
+    outerOnThread = outer;
   }
 
   /** The deepest this transaction got: 1 when nothing was nested in it; flattened levels count. */

@@ -11,6 +11,7 @@ public final class Level {
   private CallSite callSite;
   private final int depth;
   private final int weight;
+  private final Level below;
   private boolean beginFailed;
   private boolean commitFailed;
   private boolean adopted;
@@ -18,12 +19,19 @@ public final class Level {
   /**
    * @param weight how many nested begins the walk that found {@code callSite} stands for (more than
    *     one when call sites are sampled); 0 when this begin was not walked
+   * @param below the level this one is nested in; null for a top level
    */
-  public Level(LevelKind kind, CallSite callSite, int depth, int weight) {
+  Level(LevelKind kind, CallSite callSite, int depth, int weight, Level below) {
     this.kind = kind;
     this.callSite = callSite;
     this.depth = depth;
     this.weight = weight;
+    this.below = below;
+  }
+
+  /** The level this one is nested in; null for a top level. */
+  Level below() {
+    return below;
   }
 
   /** Whether the delegate failed to begin it. */

@@ -16,12 +16,21 @@ public final class TimeoutOverride {
   /** The key under which an override travels in {@link Configuration#data()}. */
   public static final Object DATA_KEY = TimeoutOverride.class.getName();
 
+  /**
+   * Whether any override was ever created: until then no configuration can carry one, and a
+   * transaction's begin skips the lookup (a busy pool's begins pay for every map they read).
+   */
+  private static volatile boolean anyCreated;
+
   private final Duration statementTimeout;
   private final Duration transactionTimeout;
 
   private TimeoutOverride(Duration statementTimeout, Duration transactionTimeout) {
     this.statementTimeout = statementTimeout;
     this.transactionTimeout = transactionTimeout;
+    if (!anyCreated) {
+      anyCreated = true;
+    }
   }
 
   /** An override of the statement timeout ({@link Duration#ZERO}: none for this transaction). */
@@ -63,6 +72,9 @@ public final class TimeoutOverride {
 
   /** The override carried by {@code configuration}, or null. */
   public static TimeoutOverride of(Configuration configuration) {
+    if (!anyCreated) {
+      return null;
+    }
     Object value = configuration.data(DATA_KEY);
     return value instanceof TimeoutOverride o ? o : null;
   }

@@ -1,0 +1,121 @@
+package io.faultline.jooq.internal;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.ref.WeakReference;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * A fixed set of counters that each thread increments in a slot of its own; a read sums the slots.
+ * A {@code LongAdder} has about as many cells as cores, each shared by the threads that hash to it,
+ * so on a busy pool nearly every increment takes its cache line from the other core; a slot of its
+ * own costs a thread none of that, and the work moves to the read (a scrape). The slots of threads
+ * that ended are folded into one total when counters are read or a slot is wanted, so a service
+ * that starts threads freely keeps no more slots than it has live threads that counted; past {@link
+ * #MAX_SLOTS} live ones (a thread per task, virtual threads) the others share one slot, counted
+ * atomically.
+ */
+public final class ThreadCounts {
+
+  /** Live threads with a slot of their own, at most; the threads beyond share one. */
+  static final int MAX_SLOTS = 256;
+
+  private static final VarHandle COUNT = MethodHandles.arrayElementVarHandle(long[].class);
+
+  /** One thread's counts, written by that thread only and read by any; or the shared slot. */
+  private static final class Slot {
+    final WeakReference<Thread> owner;
+    final long[] counts;
+
+    Slot(int counters, Thread owner) {
+      this.counts = new long[counters];
+      this.owner = owner == null ? null : new WeakReference<>(owner);
+    }
+
+    boolean shared() {
+      return owner == null;
+    }
+
+    boolean ownerEnded() {
+      Thread t = owner.get();
+      return t == null || !t.isAlive();
+    }
+  }
+
+  private final int counters;
+  private final long[] ended;
+  private final Slot shared;
+  private final List<Slot> slots = new ArrayList<>();
+  private final ThreadLocal<Slot> mine = ThreadLocal.withInitial(this::newSlot);
+
+  /** {@code counters} counters, numbered from 0. */
+  public ThreadCounts(int counters) {
+    if (counters < 1) {
+      throw new IllegalArgumentException("counters must be at least 1, was " + counters);
+    }
+    this.counters = counters;
+    this.ended = new long[counters];
+    this.shared = new Slot(counters, null);
+  }
+
+  private Slot newSlot() {
+    synchronized (slots) {
+      if (slots.size() >= MAX_SLOTS) {
+        foldEnded();
+        if (slots.size() >= MAX_SLOTS) {
+          return shared;
+        }
+      }
+      Slot slot = new Slot(counters, Thread.currentThread());
+      slots.add(slot);
+      return slot;
+    }
+  }
+
+  /** Adds one to {@code counter} for the calling thread. */
+  public void increment(int counter) {
+    Slot slot = mine.get();
+    long[] counts = slot.counts;
+    if (slot.shared()) {
+      COUNT.getAndAdd(counts, counter, 1L);
+    } else {
+      // Only this thread writes its slot: a plain read, and an opaque write readers see whole.
+      COUNT.setOpaque(counts, counter, counts[counter] + 1);
+    }
+  }
+
+  /** The sum of {@code counter} over every thread that counted, ended ones included. */
+  public long sum(int counter) {
+    synchronized (slots) {
+      foldEnded();
+      long sum = ended[counter] + (long) COUNT.getVolatile(shared.counts, counter);
+      for (Slot slot : slots) {
+        sum += (long) COUNT.getOpaque(slot.counts, counter);
+      }
+      return sum;
+    }
+  }
+
+  /** Folds the slots of threads that ended into {@link #ended}; under the lock. */
+  private void foldEnded() {
+    for (Iterator<Slot> it = slots.iterator(); it.hasNext(); ) {
+      Slot slot = it.next();
+      if (slot.ownerEnded()) {
+        // A thread's end happens-before isAlive() reads false: its last counts are all here.
+        for (int c = 0; c < counters; c++) {
+          ended[c] += slot.counts[c];
+        }
+        it.remove();
+      }
+    }
+  }
+
+  /** Slots kept for live threads (for tests). */
+  int slots() {
+    synchronized (slots) {
+      return slots.size();
+    }
+  }
+}
