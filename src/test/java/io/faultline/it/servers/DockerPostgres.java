@@ -48,6 +48,14 @@ final class DockerPostgres extends PooledPostgresServer {
   }
 
   @Override
+  public String directJdbcUrl() {
+    return "jdbc:postgresql://"
+        + ContainerAddresses.of(container)
+        + ":5432/"
+        + container.getDatabaseName();
+  }
+
+  @Override
   public String username() {
     return container.getUsername();
   }

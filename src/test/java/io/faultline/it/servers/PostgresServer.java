@@ -14,6 +14,16 @@ public interface PostgresServer extends AutoCloseable {
   /** The JDBC URL of the test database. */
   String jdbcUrl();
 
+  /**
+   * The JDBC URL of the test database at the server's own address, where it has one apart from
+   * {@link #jdbcUrl()}: a container's, so a benchmark's connections do not pass through Docker's
+   * userland proxy of the published port (a third of a core under a busy pool, shared with what is
+   * measured). Otherwise {@link #jdbcUrl()}.
+   */
+  default String directJdbcUrl() {
+    return jdbcUrl();
+  }
+
   /** The superuser's name. */
   String username();
 
