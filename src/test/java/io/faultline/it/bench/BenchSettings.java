@@ -64,7 +64,7 @@ record BenchSettings(
     return switch (mode) {
       case "full" ->
           new BenchSettings(
-              "full", 5, 6, 2_000_000, 480_000, 15_000, 3_000_000, 5, 512, 5, 4, 9, 1000, 3, 100,
+              "full", 5, 6, 2_000_000, 480_000, 15_000, 3_000_000, 5, 512, 9, 5, 9, 1000, 3, 100,
               60, 30);
       case "quick" ->
           new BenchSettings(
