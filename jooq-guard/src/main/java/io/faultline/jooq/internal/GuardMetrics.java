@@ -185,8 +185,8 @@ public final class GuardMetrics {
    * A top-level transaction ended after nesting {@code maxDepth} levels deep (1: it nested none)
    * and creating {@code savepoints}: a transaction that nested a level is recorded in both
    * summaries. One that did not is only counted (by its outcome): it can have made no savepoint,
-   * and recording its two constant values cost a busy pool's workers more than the rest of their
-   * transaction's accounting (every record writes cache lines all of them share).
+   * and recording its two constant values was the largest single part of the guard's cost per
+   * transaction on a busy pool (every record writes cache lines all the workers share).
    */
   public void transactionEnded(int maxDepth, int savepoints) {
     if (maxDepth > 1) {
