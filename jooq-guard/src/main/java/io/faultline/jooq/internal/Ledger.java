@@ -27,7 +27,6 @@ public final class Ledger {
   // this object and one level, no collection (a busy pool's workers pay in cache misses for each).
   private Level innermost;
   private Level top;
-  private int depth;
   // The next ledger down this thread's stack (see Ledgers); null at its bottom.
   private Ledger outerOnThread;
   private int savepointsCreated;
@@ -99,12 +98,12 @@ public final class Ledger {
 
   /** Pushes a level whose call site's walk stands for {@code weight} nested begins (see Level). */
   public Level push(LevelKind kind, CallSite site, int weight) {
-    Level level = new Level(kind, site, depth + 1, weight, innermost);
-    innermost = level;
-    if (++depth == 1) {
+    Level level = new Level(kind, site, depth() + 1, weight, innermost);
+    if (innermost == null) {
       top = level;
     }
-    maxDepth = Math.max(maxDepth, depth);
+    innermost = level;
+    maxDepth = Math.max(maxDepth, level.depth());
     return level;
   }
 
@@ -118,7 +117,7 @@ public final class Ledger {
     Level level = innermost;
     if (level != null) {
       innermost = level.below();
-      if (--depth == 0) {
+      if (innermost == null) {
         top = null;
       }
     }
@@ -127,7 +126,7 @@ public final class Ledger {
 
   /** Open levels, 1 for a top-level transaction without nesting. */
   public int depth() {
-    return depth;
+    return innermost == null ? 0 : innermost.depth();
   }
 
   /** The ledger below this one on its thread's stack of open transactions; null at the bottom. */
