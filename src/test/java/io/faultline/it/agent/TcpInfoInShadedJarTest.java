@@ -1,6 +1,7 @@
 package io.faultline.it.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,7 +29,9 @@ class TcpInfoInShadedJarTest {
             .agentArgs("prometheus.port=0")
             .run(60, "io.faultline.it.agent.app.TcpInfoApp")
             .assertCleanExit();
+    // The child's log says why when TCP_INFO could not be read.
     assertThat(result.stdout())
+        .as("the child's error output:%n%s", result.stderr())
         .containsPattern("fd=\\d+\\n")
         .contains("reader supported=true")
         .containsPattern("tcpinfo state=ESTABLISHED rtt=\\d+")
@@ -41,6 +44,30 @@ class TcpInfoInShadedJarTest {
       assertThat(result.stdout()).contains("jna loaded by the delivery sample=null");
     }
     assertThat(result.stderr()).doesNotContain("restricted method");
+  }
+
+  /**
+   * Where JNA's native part cannot load (here: JNA told not to unpack it), the reader says so; the
+   * agent does not retry JNA from its own loader, which cannot see it, and hide the reason.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("jdks")
+  void whenJnaCannotLoadTheReaderSaysWhy(Jdk jdk) {
+    assumeTrue(jdk.feature() < 22, "JNA is the route only before JDK 22");
+    ChildJvm.Result result =
+        ChildJvm.on(jdk)
+            .option("-Djna.nounpack=true")
+            .option("-Djna.nosys=true")
+            .agentArgs("prometheus.port=0")
+            .run(60, "io.faultline.it.agent.app.TcpInfoApp")
+            .assertCleanExit();
+    assertThat(result.stdout())
+        .as("the child's error output:%n%s", result.stderr())
+        .contains("delivery acked=101 unacked=0")
+        .containsPattern("tcpinfo unavailable .*JNA could not load libc")
+        .doesNotContain("LastErrorException");
+    assertThat(result.stderr())
+        .contains("per-connection TCP facts are off: JNA could not load libc");
   }
 
   @ParameterizedTest(name = "{0}")

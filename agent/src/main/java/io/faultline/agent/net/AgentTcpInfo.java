@@ -107,15 +107,19 @@ public final class AgentTcpInfo {
       if (outcome.isAvailable()) {
         return outcome.value().orElseThrow();
       }
-      log()
-          .log(
-              Level.INFO,
-              "faultline: per-connection TCP facts are off: " + outcome.reason().orElse("unknown"));
+      return off(outcome.reason().orElse("unknown"));
     } catch (Throwable e) {
-      log().log(Level.INFO, "faultline: per-connection TCP facts are off: " + e);
+      return off(String.valueOf(e));
     }
-    // Falls back to the platform answer (an "unsupported" reader with the reason).
-    return TcpInfoReader.create();
+  }
+
+  /**
+   * The reader that says why TCP_INFO is not read. Not {@link TcpInfoReader#create()}: in the agent
+   * jar that would try JNA again from a loader that cannot see it, and hide this reason.
+   */
+  private static TcpInfoReader off(String reason) {
+    log().log(Level.INFO, "faultline: per-connection TCP facts are off: " + reason);
+    return TcpInfoReader.unsupported(reason);
   }
 
   private static boolean isLinux() {

@@ -4,6 +4,7 @@ import io.faultline.core.Loggers;
 import java.lang.System.Logger.Level;
 import java.nio.ByteOrder;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -34,7 +35,7 @@ public interface TcpInfoReader {
       if (foreign.isAvailable()) {
         return foreign.value().orElseThrow();
       }
-      Outcome<TcpInfoReader> linux = LinuxTcpInfoReader.load();
+      Outcome<TcpInfoReader> linux = linuxThroughJna();
       if (linux.isAvailable()) {
         TcpInfoReader jna = linux.value().orElseThrow();
         return JniDeliverySample.over(jna).value().orElse(jna);
@@ -43,6 +44,27 @@ public interface TcpInfoReader {
     }
     UnsupportedTcpInfoReader.logOnce(reason);
     return new UnsupportedTcpInfoReader(reason);
+  }
+
+  /**
+   * A reader that reads nothing: {@link #isSupported()} is false and every read answers
+   * "unavailable" with {@code reason}. Logs nothing.
+   */
+  static TcpInfoReader unsupported(String reason) {
+    return new UnsupportedTcpInfoReader(Objects.requireNonNull(reason, "reason"));
+  }
+
+  /**
+   * JNA's reader, or why not. Linking {@link LinuxTcpInfoReader} itself needs JNA's classes (its
+   * exception handlers name {@code LastErrorException}), so a class path without JNA fails here,
+   * before its own checks run.
+   */
+  private static Outcome<TcpInfoReader> linuxThroughJna() {
+    try {
+      return LinuxTcpInfoReader.load();
+    } catch (LinkageError e) {
+      return Outcome.unavailable("JNA is not on the class path (" + e + ")");
+    }
   }
 
   /** Whether this reader can read TCP_INFO at all. */
