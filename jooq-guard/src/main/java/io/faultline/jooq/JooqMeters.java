@@ -47,9 +47,10 @@ public final class JooqMeters implements MeterCatalog {
           MeterDoc.Type.DISTRIBUTION_SUMMARY,
           "levels",
           List.of(),
-          "Deepest level of each top-level transaction that nested one, recorded when it ends: 2"
+          "Deepest level of each top-level transaction that nested one: 2"
               + " for a transaction with a level nested in it, 3 for one nested in that, and so on"
-              + " (a transaction that nested nothing is only counted in faultline.jooq.transactions).",
+              + " (a transaction that nested nothing is only counted in faultline.jooq.transactions);"
+              + " recorded when the guard's counters are next read, e.g. by a scrape.",
           JooqConfigKeys.GUARD);
 
   /** Savepoints per top-level transaction that nested a level. */
@@ -59,9 +60,10 @@ public final class JooqMeters implements MeterCatalog {
           MeterDoc.Type.DISTRIBUTION_SUMMARY,
           "savepoints",
           List.of(),
-          "Savepoints created in one top-level transaction that nested a level, recorded when it"
-              + " ends (PostgreSQL caches 64 subtransactions per backend; a transaction that nested"
-              + " nothing made none and is only counted in faultline.jooq.transactions).",
+          "Savepoints created in one top-level transaction that nested a level (PostgreSQL caches"
+              + " 64 subtransactions per backend; a transaction that nested nothing made none and is"
+              + " only counted in faultline.jooq.transactions); recorded when the guard's counters"
+              + " are next read, e.g. by a scrape.",
           JooqConfigKeys.GUARD);
 
   /** Timeouts by kind. */

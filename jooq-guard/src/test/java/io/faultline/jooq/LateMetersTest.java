@@ -84,6 +84,14 @@ class LateMetersTest {
     dsl.transaction(tx -> tx.dsl().transaction(inner -> inner.dsl().execute("update t set x = 4")));
     dsl.transaction(tx -> tx.dsl().execute("update t set x = 5"));
 
+    // The summaries take the new transaction when the guard's counters are next read (a scrape).
+    assertThat(
+            registry
+                .get("faultline.jooq.transactions")
+                .tags("outcome", "committed")
+                .functionCounter()
+                .count())
+        .isEqualTo(4.0);
     assertThat(depth.count()).isEqualTo(2);
     assertThat(perTransaction.count()).isEqualTo(2);
     assertThat(perTransaction.totalAmount()).isEqualTo(2.0);

@@ -8,12 +8,23 @@ import io.faultline.jooq.JooqMeters;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 
 /**
  * The guard's counts. They are kept here whether or not a registry is bound (so {@code stats()}
  * always answers); {@link #bindTo} exports them as function counters and adds the two
  * distributions, which also record what came before the bind. {@link #close} removes what was
  * registered.
+ *
+ * <p>Every count is kept per thread ({@link ThreadCounts}), the two distributions' usual values
+ * too: a transaction's depth and savepoints are counted by value and recorded into the summaries
+ * when the counts are read (any read of the guard's counters, so every scrape or publish, and
+ * {@link #stats()}), and by the first transaction to end {@value #RECORD_EVERY_MILLIS} ms after the
+ * last time, for a registry that reads the summaries alone. Recording at each transaction's end
+ * wrote cache lines every worker of a busy pool shares, twice per transaction that nested. An
+ * unusual value (a depth of {@value #DEPTH_VALUES} or more, {@value #SAVEPOINT_VALUES} savepoints
+ * or more) is recorded at once.
  */
 public final class GuardMetrics {
 
@@ -31,8 +42,42 @@ public final class GuardMetrics {
   private static final int TRANSACTION_TIMEOUTS = 10;
   private static final int LOCK_TIMEOUTS = 11;
 
+  /** Depths below this are counted by value (at DEPTH_BASE + depth) until a read records them. */
+  static final int DEPTH_VALUES = 16;
+
+  /** Savepoint counts below this are counted by value (at SAVEPOINT_BASE + count). */
+  static final int SAVEPOINT_VALUES = 32;
+
+  private static final int DEPTH_BASE = 12;
+  private static final int SAVEPOINT_BASE = DEPTH_BASE + DEPTH_VALUES;
+
   // Per thread: every transaction counts one or more, on every worker of a busy pool.
-  private final ThreadCounts counts = new ThreadCounts(12);
+  private final ThreadCounts counts = new ThreadCounts(SAVEPOINT_BASE + SAVEPOINT_VALUES);
+
+  /** A transaction's end records what was counted when the last recording is this old. */
+  static final long RECORD_EVERY_MILLIS = 100;
+
+  private static final long RECORD_EVERY_NANOS = RECORD_EVERY_MILLIS * 1_000_000L;
+
+  /** Per value, how many of the counted ones are recorded into the summaries; under recording. */
+  private final long[] recorded = new long[DEPTH_VALUES + SAVEPOINT_VALUES];
+
+  /** Held while recording: a reader waits for it, a transaction's end never does. */
+  private final ReentrantLock recording = new ReentrantLock();
+
+  private final LongSupplier nanoClock;
+  private volatile long recordedAt;
+
+  /** Counts on the system's clock. */
+  public GuardMetrics() {
+    this(System::nanoTime);
+  }
+
+  /** Counts on {@code nanoClock} (the recording interval's clock; for tests). */
+  GuardMetrics(LongSupplier nanoClock) {
+    this.nanoClock = nanoClock;
+    this.recordedAt = nanoClock.getAsLong();
+  }
 
   private final OwnedMeters registered = new OwnedMeters("a jOOQ guard");
   private final LateSummary depth = new LateSummary();
@@ -98,10 +143,16 @@ public final class GuardMetrics {
         registry,
         doc.name(),
         r ->
-            doc.functionCounter(counts, c -> c.sum(counter))
+            doc.functionCounter(this, m -> m.read(counter))
                 .tags(doc.tags(tag))
                 .tags(common)
                 .register(r));
+  }
+
+  /** A counter's value, for its meter: the summaries are brought up to date first. */
+  private double read(int counter) {
+    recordCounted();
+    return counts.sum(counter);
   }
 
   /** A top-level transaction committed. */
@@ -164,8 +215,9 @@ public final class GuardMetrics {
     counts.increment(LOCK_TIMEOUTS);
   }
 
-  /** The counts so far. */
+  /** The counts so far; the summaries are brought up to date with them. */
   public GuardStats stats() {
+    recordCounted();
     return new GuardStats(
         counts.sum(COMMITTED),
         counts.sum(ROLLED_BACK),
@@ -189,9 +241,56 @@ public final class GuardMetrics {
    * transaction on a busy pool (every record writes cache lines all the workers share).
    */
   public void transactionEnded(int maxDepth, int savepoints) {
-    if (maxDepth > 1) {
+    if (maxDepth <= 1) {
+      return;
+    }
+    if (maxDepth < DEPTH_VALUES) {
+      counts.increment(DEPTH_BASE + maxDepth);
+    } else {
       depth.record(maxDepth);
+    }
+    if (savepoints >= 0 && savepoints < SAVEPOINT_VALUES) {
+      counts.increment(SAVEPOINT_BASE + savepoints);
+    } else {
       perTransaction.record(savepoints);
+    }
+    // A worker records the others' counts now and then, unless a reader is recording them.
+    if (nanoClock.getAsLong() - recordedAt >= RECORD_EVERY_NANOS && recording.tryLock()) {
+      try {
+        recordCountedLocked();
+      } finally {
+        recording.unlock();
+      }
+    }
+  }
+
+  /**
+   * Records into the summaries the depths and savepoint counts counted since the last call (any
+   * thread may call it; the per-thread counts are read, never reset).
+   */
+  public void recordCounted() {
+    recording.lock();
+    try {
+      recordCountedLocked();
+    } finally {
+      recording.unlock();
+    }
+  }
+
+  private void recordCountedLocked() {
+    recordedAt = nanoClock.getAsLong();
+    long[] now = new long[recorded.length];
+    counts.sums(DEPTH_BASE, now);
+    for (int i = 0; i < now.length; i++) {
+      long more = now[i] - recorded[i];
+      if (more > 0) {
+        recorded[i] = now[i];
+        if (i < DEPTH_VALUES) {
+          depth.record(i, more);
+        } else {
+          perTransaction.record(i - DEPTH_VALUES, more);
+        }
+      }
     }
   }
 

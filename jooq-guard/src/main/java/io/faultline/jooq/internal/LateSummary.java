@@ -27,6 +27,11 @@ final class LateSummary {
 
   /** Records {@code value}, now or at the bind. */
   void record(int value) {
+    record(value, 1);
+  }
+
+  /** Records {@code value} {@code times} times, now or at the bind. */
+  void record(int value, long times) {
     DistributionSummary s = summary;
     if (s == null) {
       if (!awaitingBind) {
@@ -36,21 +41,28 @@ final class LateSummary {
         if (s == null) {
           return;
         }
-        s.record(value);
+        recordInto(s, value, times);
         return;
       }
       synchronized (this) {
         s = summary;
         if (s == null) {
-          countPending(value);
+          countPending(value, times);
           return;
         }
       }
     }
-    s.record(value);
+    recordInto(s, value, times);
   }
 
-  private void countPending(int value) {
+  private static void recordInto(DistributionSummary s, int value, long times) {
+    // A summary has no record of many: one call per value (a scrape's worth of transactions).
+    for (long i = 0; i < times; i++) {
+      s.record(value);
+    }
+  }
+
+  private void countPending(int value, long times) {
     if (!awaitingBind) {
       return;
     }
@@ -62,7 +74,7 @@ final class LateSummary {
       count = new long[1];
       pending.put(value, count);
     }
-    count[0]++;
+    count[0] += times;
   }
 
   /** Keeps the values from now on, for a {@link #bind} to come. */
@@ -73,9 +85,7 @@ final class LateSummary {
   /** From now on values go to {@code target}; those counted so far are recorded into it. */
   synchronized void bind(DistributionSummary target) {
     for (Map.Entry<Integer, long[]> e : pending.entrySet()) {
-      for (long i = 0; i < e.getValue()[0]; i++) {
-        target.record(e.getKey());
-      }
+      recordInto(target, e.getKey(), e.getValue()[0]);
     }
     pending.clear();
     summary = target;

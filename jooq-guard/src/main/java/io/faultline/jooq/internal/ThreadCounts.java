@@ -98,6 +98,28 @@ public final class ThreadCounts {
     }
   }
 
+  /**
+   * The sums of counters {@code from} to {@code from + into.length - 1} into {@code into}, read
+   * under one lock: each as {@link #sum} would answer.
+   */
+  public void sums(int from, long[] into) {
+    if (from < 0 || from + into.length > counters) {
+      throw new IndexOutOfBoundsException(
+          "counters " + from + ".." + (from + into.length - 1) + " of " + counters);
+    }
+    synchronized (slots) {
+      foldEnded();
+      for (int i = 0; i < into.length; i++) {
+        into[i] = ended[from + i] + (long) COUNT.getVolatile(shared.counts, from + i);
+      }
+      for (Slot slot : slots) {
+        for (int i = 0; i < into.length; i++) {
+          into[i] += (long) COUNT.getOpaque(slot.counts, from + i);
+        }
+      }
+    }
+  }
+
   /** Folds the slots of threads that ended into {@link #ended}; under the lock. */
   private void foldEnded() {
     for (Iterator<Slot> it = slots.iterator(); it.hasNext(); ) {

@@ -87,6 +87,31 @@ class ThreadCountsTest {
   }
 
   @Test
+  void sumsOfARangeAreWhatEachSumAnswers() throws Exception {
+    ThreadCounts counts = new ThreadCounts(5);
+    Thread t =
+        new Thread(
+            () -> {
+              counts.increment(1);
+              counts.increment(3);
+              counts.increment(3);
+            });
+    t.start();
+    t.join();
+    counts.increment(3);
+    counts.increment(4);
+
+    long[] range = new long[3];
+    counts.sums(2, range);
+
+    assertThat(range).containsExactly(0, 3, 1);
+    assertThat(counts.sum(3)).isEqualTo(3);
+    assertThatThrownBy(() -> counts.sums(3, new long[3]))
+        .isInstanceOf(IndexOutOfBoundsException.class)
+        .hasMessage("counters 3..5 of 5");
+  }
+
+  @Test
   void refusesNoCounters() {
     assertThatThrownBy(() -> new ThreadCounts(0))
         .isInstanceOf(IllegalArgumentException.class)
