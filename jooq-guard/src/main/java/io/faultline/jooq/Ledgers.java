@@ -7,6 +7,12 @@ import org.jooq.Configuration;
  * Where a transaction's {@link Ledger} is found: in its configuration's {@code data()} (jOOQ copies
  * that map into every configuration derived inside the transaction), and in a per-thread stack for
  * statements run on another configuration (ThreadLocalTransactionProvider style).
+ *
+ * <p>Each thread remembers the last configuration whose ledger it found: the hooks of one level and
+ * its statements ask about the same configuration one after another, and each lookup in a
+ * configuration's map, after a round trip, missed the caches (in a profile of a busy pool on a real
+ * server, the guard's largest single cost). Only a ledger found or put there is remembered, never
+ * its absence, and a closed one is looked up again.
  */
 final class Ledgers {
 
@@ -24,6 +30,22 @@ final class Ledgers {
      * transaction manager's own events then are that call's, already counted.
      */
     boolean providerCall;
+
+    /** The configuration last found carrying {@link #lastLedger}; null when none is known. */
+    Configuration lastConfiguration;
+
+    Ledger lastLedger;
+
+    void remember(Configuration configuration, Ledger ledger) {
+      lastConfiguration = configuration;
+      lastLedger = ledger;
+    }
+
+    void forgetConfiguration(Configuration configuration) {
+      if (lastConfiguration == configuration) {
+        remember(null, null);
+      }
+    }
   }
 
   private static final ThreadLocal<OnThread> ON_THREAD = ThreadLocal.withInitial(OnThread::new);
@@ -39,7 +61,12 @@ final class Ledgers {
 
   /** Forgets a managed {@code ledger}: its transaction ended. */
   static void closeManaged(Ledger ledger) {
-    forget(ON_THREAD.get(), ledger);
+    OnThread onThread = ON_THREAD.get();
+    forget(onThread, ledger);
+    ledger.close();
+    if (onThread.lastLedger == ledger) {
+      onThread.remember(null, null);
+    }
   }
 
   /** The innermost transaction on this thread, guarded or managed; null when none. */
@@ -67,14 +94,36 @@ final class Ledgers {
   static Ledger open(Configuration configuration) {
     Ledger ledger = new Ledger();
     configuration.data(Ledger.DATA_KEY, ledger);
-    push(ON_THREAD.get(), ledger);
+    OnThread onThread = ON_THREAD.get();
+    push(onThread, ledger);
+    onThread.remember(configuration, ledger);
     return ledger;
+  }
+
+  /**
+   * {@code configuration}, of a jOOQ transaction begun inside a managed one, carries that one's
+   * {@code ledger} until {@link #forgetAdopted}.
+   */
+  static void adopt(Configuration configuration, Ledger ledger) {
+    configuration.data(Ledger.DATA_KEY, ledger);
+    ON_THREAD.get().remember(configuration, ledger);
+  }
+
+  /** {@code configuration} stops carrying the managed transaction's ledger it {@link #adopt}ed. */
+  static void forgetAdopted(Configuration configuration) {
+    configuration.data().remove(Ledger.DATA_KEY);
+    ON_THREAD.get().forgetConfiguration(configuration);
   }
 
   /** Forgets {@code ledger}: its transaction ended. */
   static void close(Configuration configuration, Ledger ledger) {
     configuration.data().remove(Ledger.DATA_KEY);
-    forget(ON_THREAD.get(), ledger);
+    OnThread onThread = ON_THREAD.get();
+    forget(onThread, ledger);
+    ledger.close();
+    if (onThread.lastLedger == ledger) {
+      onThread.remember(null, null);
+    }
   }
 
   private static void push(OnThread onThread, Ledger ledger) {
@@ -99,8 +148,19 @@ final class Ledgers {
 
   /** The transaction's ledger, from its configuration only: a hook must not adopt another's. */
   static Ledger of(Configuration configuration) {
-    Object value = configuration == null ? null : configuration.data(Ledger.DATA_KEY);
-    return value instanceof Ledger ledger ? ledger : null;
+    if (configuration == null) {
+      return null;
+    }
+    OnThread onThread = ON_THREAD.get();
+    Ledger last = onThread.lastLedger;
+    if (configuration == onThread.lastConfiguration && !last.closed()) {
+      return last;
+    }
+    if (configuration.data(Ledger.DATA_KEY) instanceof Ledger ledger) {
+      onThread.remember(configuration, ledger);
+      return ledger;
+    }
+    return null;
   }
 
   /**

@@ -123,7 +123,7 @@ public final class TransactionGuard {
         }
         // Begun inside a transaction Spring's transaction manager began (@Transactional): a
         // nested level of that transaction, whose ledger this configuration now carries.
-        ctx.configuration().data(Ledger.DATA_KEY, managed);
+        Ledgers.adopt(ctx.configuration(), managed);
         ledger = managed;
         adopted = true;
       }
@@ -293,7 +293,7 @@ public final class TransactionGuard {
   /** An adopted level's configuration stops carrying the managed transaction's ledger. */
   private static void forgetAdopted(TransactionContext ctx, Level level) {
     if (level.adopted()) {
-      ctx.configuration().data().remove(Ledger.DATA_KEY);
+      Ledgers.forgetAdopted(ctx.configuration());
     }
   }
 

@@ -38,6 +38,7 @@ public final class Ledger {
   private boolean overflowReported;
   private Connection connection;
   private boolean settingsSent;
+  private boolean closed;
 
   private ScheduledFuture<?> deadline;
   private Duration deadlineTimeout = Duration.ZERO;
@@ -62,6 +63,16 @@ public final class Ledger {
   /** Whether a transaction manager outside jOOQ began this transaction (see the constructor). */
   public boolean managed() {
     return managed;
+  }
+
+  /** Its transaction ended: the ledger is in no configuration and on no thread's stack any more. */
+  public void close() {
+    closed = true;
+  }
+
+  /** Whether {@link #close} was called (on the thread that closed it, at least). */
+  public boolean closed() {
+    return closed;
   }
 
   /**
