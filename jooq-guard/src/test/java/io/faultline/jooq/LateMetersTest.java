@@ -43,6 +43,14 @@ class LateMetersTest {
         new DefaultConfiguration().set(SQLDialect.POSTGRES).set(connections).set(provider[0]));
   }
 
+  private double committed() {
+    return registry
+        .get("faultline.jooq.transactions")
+        .tags("outcome", "committed")
+        .functionCounter()
+        .count();
+  }
+
   private void registryCreated() {
     queued.forEach(action -> action.accept(registry));
     queued.clear();
@@ -65,13 +73,7 @@ class LateMetersTest {
 
     registryCreated();
 
-    assertThat(
-            registry
-                .get("faultline.jooq.transactions")
-                .tags("outcome", "committed")
-                .functionCounter()
-                .count())
-        .isEqualTo(2.0);
+    assertThat(committed()).isEqualTo(2.0);
     // Only the transaction that nested a level is in the summaries.
     DistributionSummary depth = registry.get("faultline.jooq.nesting.depth").summary();
     assertThat(depth.count()).isEqualTo(1);
@@ -85,13 +87,7 @@ class LateMetersTest {
     dsl.transaction(tx -> tx.dsl().execute("update t set x = 5"));
 
     // The summaries take the new transaction when the guard's counters are next read (a scrape).
-    assertThat(
-            registry
-                .get("faultline.jooq.transactions")
-                .tags("outcome", "committed")
-                .functionCounter()
-                .count())
-        .isEqualTo(4.0);
+    assertThat(committed()).isEqualTo(4.0);
     assertThat(depth.count()).isEqualTo(2);
     assertThat(perTransaction.count()).isEqualTo(2);
     assertThat(perTransaction.totalAmount()).isEqualTo(2.0);
