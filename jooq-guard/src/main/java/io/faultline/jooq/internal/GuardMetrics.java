@@ -51,13 +51,13 @@ public final class GuardMetrics {
   private static final int DEPTH_BASE = 12;
   private static final int SAVEPOINT_BASE = DEPTH_BASE + DEPTH_VALUES;
 
-  // Per thread: every transaction counts one or more, on every worker of a busy pool.
-  private final ThreadCounts counts = new ThreadCounts(SAVEPOINT_BASE + SAVEPOINT_VALUES);
-
   /** A transaction's end records what was counted when the last recording is this old. */
   static final long RECORD_EVERY_MILLIS = 100;
 
   private static final long RECORD_EVERY_NANOS = RECORD_EVERY_MILLIS * 1_000_000L;
+
+  // Per thread: every transaction counts one or more, on every worker of a busy pool.
+  private final ThreadCounts counts = new ThreadCounts(SAVEPOINT_BASE + SAVEPOINT_VALUES);
 
   /** Per value, how many of the counted ones are recorded into the summaries; under recording. */
   private final long[] recorded = new long[DEPTH_VALUES + SAVEPOINT_VALUES];
@@ -67,6 +67,11 @@ public final class GuardMetrics {
 
   private final LongSupplier nanoClock;
   private volatile long recordedAt;
+
+  private final OwnedMeters registered = new OwnedMeters("a jOOQ guard");
+  private final LateSummary depth = new LateSummary();
+  private final LateSummary perTransaction = new LateSummary();
+  private boolean closed;
 
   /** Counts on the system's clock. */
   public GuardMetrics() {
@@ -78,11 +83,6 @@ public final class GuardMetrics {
     this.nanoClock = nanoClock;
     this.recordedAt = nanoClock.getAsLong();
   }
-
-  private final OwnedMeters registered = new OwnedMeters("a jOOQ guard");
-  private final LateSummary depth = new LateSummary();
-  private final LateSummary perTransaction = new LateSummary();
-  private boolean closed;
 
   /** Registers every meter on {@code registry}. */
   public synchronized void bindTo(MeterRegistry registry) {
@@ -268,7 +268,7 @@ public final class GuardMetrics {
    * Records into the summaries the depths and savepoint counts counted since the last call (any
    * thread may call it; the per-thread counts are read, never reset).
    */
-  public void recordCounted() {
+  private void recordCounted() {
     recording.lock();
     try {
       recordCountedLocked();
