@@ -95,7 +95,7 @@ final class GuardExecuteListener implements ExecuteListener {
 
   private Ledger ledgerOf(ExecuteContext ctx) {
     try {
-      return Ledgers.ofStatement(ctx.configuration());
+      return Ledgers.onThisThread().ofStatement(ctx.configuration());
     } catch (RuntimeException e) {
       errors.record(e);
       return null;

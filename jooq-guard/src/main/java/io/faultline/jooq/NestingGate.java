@@ -62,7 +62,7 @@ final class NestingGate {
     switch (policy) {
       case FAIL -> {
         ledger.push(LevelKind.REFUSED, site, weight);
-        metrics.nestedRefused();
+        metrics.nestedRefused(ledger);
         if (first) {
           findings.nested(ledger, counted, depth, byManager);
         }
@@ -70,7 +70,7 @@ final class NestingGate {
       }
       case FLATTEN -> {
         ledger.push(LevelKind.FLATTENED, site, weight);
-        metrics.nestedFlattened();
+        metrics.nestedFlattened(ledger);
         return false;
       }
       default -> {
@@ -79,7 +79,7 @@ final class NestingGate {
           findings.nested(ledger, counted, depth, byManager);
         }
         ledger.push(delegateSavepoints ? LevelKind.SAVEPOINT : LevelKind.JOIN, site, weight);
-        metrics.nestedAllowed();
+        metrics.nestedAllowed(ledger);
         return true;
       }
     }

@@ -32,7 +32,7 @@ final class SavepointAccounting {
    * outside jOOQ made it ({@code @Transactional(propagation = NESTED)}).
    */
   void created(Ledger ledger, Level level, boolean byManager) {
-    metrics.savepointCreated();
+    metrics.savepointCreated(ledger);
     int count = ledger.savepointCreated();
     rowLocks.savepointCreated(ledger, level, byManager);
     if (count > subtransactionLimit && !ledger.overflowReported()) {
@@ -41,13 +41,13 @@ final class SavepointAccounting {
     }
   }
 
-  /** A savepoint was released (its level committed). */
-  void released() {
-    metrics.savepointReleased();
+  /** A savepoint of {@code ledger}'s transaction was released (its level committed). */
+  void released(Ledger ledger) {
+    metrics.savepointReleased(ledger);
   }
 
-  /** A savepoint was rolled back. */
-  void rolledBack() {
-    metrics.savepointRolledBack();
+  /** A savepoint of {@code ledger}'s transaction was rolled back. */
+  void rolledBack(Ledger ledger) {
+    metrics.savepointRolledBack(ledger);
   }
 }

@@ -111,19 +111,20 @@ public final class TransactionGuard {
     CallSite site;
     int weight;
     boolean adopted = false;
+    Ledgers here = Ledgers.onThisThread();
     try {
-      ledger = Ledgers.of(ctx.configuration());
+      ledger = here.of(ctx.configuration());
       if (ledger == null) {
-        Ledger managed = Ledgers.managedOnThread();
+        Ledger managed = here.managed();
         if (managed == null) {
-          ledger = Ledgers.open(ctx.configuration());
+          ledger = here.open(ctx.configuration());
           // Its call site is found when first needed (Ledger.topCallSite), not walked here.
           ledger.push(LevelKind.TOP, null, 0);
-          return providerCall();
+          return providerCall(here);
         }
         // Begun inside a transaction Spring's transaction manager began (@Transactional): a
         // nested level of that transaction, whose ledger this configuration now carries.
-        Ledgers.adopt(ctx.configuration(), managed);
+        here.adopt(ctx.configuration(), managed);
         ledger = managed;
         adopted = true;
       }
@@ -145,12 +146,12 @@ public final class TransactionGuard {
         ledger.peek().markAdopted();
       }
     }
-    return begin ? providerCall() : false;
+    return begin ? providerCall(here) : false;
   }
 
   /** Marks this thread inside a guarded provider's call to its delegate; returns true. */
-  private static boolean providerCall() {
-    Ledgers.providerCall(true);
+  private static boolean providerCall(Ledgers here) {
+    here.providerCall(true);
     return true;
   }
 
@@ -159,9 +160,10 @@ public final class TransactionGuard {
    * thrown} is what the delegate threw, or null.
    */
   public void beginExit(TransactionContext ctx, Throwable thrown) {
-    Ledgers.providerCall(false);
+    Ledgers here = Ledgers.onThisThread();
+    here.providerCall(false);
     try {
-      Ledger ledger = Ledgers.of(ctx.configuration());
+      Ledger ledger = here.of(ctx.configuration());
       Level level = ledger == null ? null : ledger.peek();
       if (level == null) {
         return;
@@ -189,7 +191,8 @@ public final class TransactionGuard {
    * @throws TransactionTimeoutException when the top level's deadline passed
    */
   public boolean commitEnter(TransactionContext ctx) {
-    Ledger ledger = safeLedger(ctx);
+    Ledgers here = Ledgers.onThisThread();
+    Ledger ledger = safeLedger(here, ctx);
     Level level = ledger == null ? null : ledger.peek();
     if (level == null) {
       return true;
@@ -202,17 +205,18 @@ public final class TransactionGuard {
           level.markCommitFailed();
           throw new FlattenedRollbackException(ledger.topCallSite(), ledger.failedFlattenedSite());
         }
-        yield providerCall();
+        yield providerCall(here);
       }
-      default -> providerCall();
+      default -> providerCall(here);
     };
   }
 
   /** After the delegate's commit (or instead of it); {@code thrown} is what it threw, or null. */
   public void commitExit(TransactionContext ctx, Throwable thrown) {
-    Ledgers.providerCall(false);
+    Ledgers here = Ledgers.onThisThread();
+    here.providerCall(false);
     try {
-      Ledger ledger = Ledgers.of(ctx.configuration());
+      Ledger ledger = here.of(ctx.configuration());
       Level level = ledger == null ? null : ledger.peek();
       if (level == null) {
         return;
@@ -224,12 +228,12 @@ public final class TransactionGuard {
       }
       String observedSite = observedSite(ledger, level);
       ledger.pop();
-      forgetAdopted(ctx, level);
+      forgetAdopted(here, ctx, level);
       if (level.kind() == LevelKind.SAVEPOINT) {
-        savepointAccounting.released();
+        savepointAccounting.released(ledger);
       } else if (level.kind() == LevelKind.TOP) {
-        metrics.transactionCommitted();
-        end(ctx.configuration(), ledger, true, observedSite);
+        metrics.transactionCommitted(ledger);
+        end(here, ctx.configuration(), ledger, true, observedSite);
       }
     } catch (RuntimeException e) {
       errors.record(e);
@@ -238,7 +242,8 @@ public final class TransactionGuard {
 
   /** Before the delegate's rollback. Returns whether the delegate should roll back this level. */
   public boolean rollbackEnter(TransactionContext ctx) {
-    Ledger ledger = safeLedger(ctx);
+    Ledgers here = Ledgers.onThisThread();
+    Ledger ledger = safeLedger(here, ctx);
     Level level = ledger == null ? null : ledger.peek();
     if (level == null) {
       return true;
@@ -250,40 +255,41 @@ public final class TransactionGuard {
       }
       case REFUSED -> false;
       // After a failed begin no savepoint exists; rolling back would undo the outer level's.
-      case SAVEPOINT -> !level.beginFailed() && providerCall();
+      case SAVEPOINT -> !level.beginFailed() && providerCall(here);
       case TOP -> {
         try {
           timeouts.rollingBack(ledger);
         } catch (RuntimeException e) {
           errors.record(e);
         }
-        yield providerCall();
+        yield providerCall(here);
       }
-      default -> providerCall();
+      default -> providerCall(here);
     };
   }
 
   /** After the delegate's rollback (or instead of it); {@code thrown} is what it threw, or null. */
   public void rollbackExit(TransactionContext ctx, Throwable thrown) {
-    Ledgers.providerCall(false);
+    Ledgers here = Ledgers.onThisThread();
+    here.providerCall(false);
     try {
-      Ledger ledger = Ledgers.of(ctx.configuration());
+      Ledger ledger = here.of(ctx.configuration());
       Level level = ledger == null ? null : ledger.peek();
       if (level == null) {
         return;
       }
       String observedSite = observedSite(ledger, level);
       ledger.pop();
-      forgetAdopted(ctx, level);
+      forgetAdopted(here, ctx, level);
       if (level.kind() == LevelKind.SAVEPOINT && !level.beginFailed()) {
-        savepointAccounting.rolledBack();
+        savepointAccounting.rolledBack(ledger);
       } else if (level.kind() == LevelKind.TOP) {
         if (level.beginFailed() || level.commitFailed() || thrown != null) {
-          metrics.transactionFailed();
+          metrics.transactionFailed(ledger);
         } else {
-          metrics.transactionRolledBack();
+          metrics.transactionRolledBack(ledger);
         }
-        end(ctx.configuration(), ledger, false, observedSite);
+        end(here, ctx.configuration(), ledger, false, observedSite);
       }
     } catch (RuntimeException e) {
       errors.record(e);
@@ -291,21 +297,22 @@ public final class TransactionGuard {
   }
 
   /** An adopted level's configuration stops carrying the managed transaction's ledger. */
-  private static void forgetAdopted(TransactionContext ctx, Level level) {
+  private static void forgetAdopted(Ledgers here, TransactionContext ctx, Level level) {
     if (level.adopted()) {
-      Ledgers.forgetAdopted(ctx.configuration());
+      here.forgetAdopted(ctx.configuration());
     }
   }
 
+  /** Ends a top level; {@code configuration} is null for a managed transaction's. */
   private void end(
-      Configuration configuration, Ledger ledger, boolean committed, String observedSite) {
+      Ledgers here,
+      Configuration configuration,
+      Ledger ledger,
+      boolean committed,
+      String observedSite) {
     timeouts.transactionEnded(ledger);
-    metrics.transactionEnded(ledger.maxDepth(), ledger.savepointsCreated());
-    if (configuration == null) {
-      Ledgers.closeManaged(ledger);
-    } else {
-      Ledgers.close(configuration, ledger);
-    }
+    metrics.transactionEnded(ledger);
+    here.close(configuration, ledger);
     if (observedSite != null) {
       Observations.transaction(
           observedSite,
@@ -333,9 +340,9 @@ public final class TransactionGuard {
     }
   }
 
-  private Ledger safeLedger(TransactionContext ctx) {
+  private Ledger safeLedger(Ledgers here, TransactionContext ctx) {
     try {
-      return Ledgers.of(ctx.configuration());
+      return here.of(ctx.configuration());
     } catch (RuntimeException e) {
       errors.record(e);
       return null;
@@ -364,7 +371,8 @@ public final class TransactionGuard {
    *     the savepoint is made
    */
   public Object managedBeginEnter(boolean nested) {
-    if (Ledgers.inProviderCall()) {
+    Ledgers here = Ledgers.onThisThread();
+    if (here.inProviderCall()) {
       return null;
     }
     Ledger ledger;
@@ -372,11 +380,11 @@ public final class TransactionGuard {
     int weight;
     try {
       if (!nested) {
-        ledger = Ledgers.openManaged();
+        ledger = here.openManaged();
         Level top = ledger.push(LevelKind.TOP, null, 0);
         return new ManagedLevel(ledger, top);
       }
-      ledger = Ledgers.innermostOnThread();
+      ledger = here.innermost();
       if (ledger == null) {
         return null;
       }
@@ -454,19 +462,19 @@ public final class TransactionGuard {
       }
       if (level.kind() == LevelKind.SAVEPOINT && !level.beginFailed()) {
         if (committed) {
-          savepointAccounting.released();
+          savepointAccounting.released(ledger);
         } else {
-          savepointAccounting.rolledBack();
+          savepointAccounting.rolledBack(ledger);
         }
       } else if (level.kind() == LevelKind.TOP) {
         if (level.beginFailed()) {
-          metrics.transactionFailed();
+          metrics.transactionFailed(ledger);
         } else if (committed) {
-          metrics.transactionCommitted();
+          metrics.transactionCommitted(ledger);
         } else {
-          metrics.transactionRolledBack();
+          metrics.transactionRolledBack(ledger);
         }
-        end(null, ledger, committed, observedSite);
+        end(Ledgers.onThisThread(), null, ledger, committed, observedSite);
       }
     } catch (RuntimeException e) {
       errors.record(e);
@@ -515,7 +523,7 @@ public final class TransactionGuard {
 
   /** Transaction levels open on the calling thread in guarded transactions; 0 when none. */
   public static int openLevelsOnThisThread() {
-    return Ledgers.openLevelsOnThisThread();
+    return Ledgers.onThisThread().openLevels();
   }
 
   /** The nesting policy in force. */

@@ -15,67 +15,67 @@ class LedgersTest {
   @Test
   void aLedgerIsFoundInItsConfigurationAndInOnesDerivedFromIt() {
     Configuration top = new DefaultConfiguration();
-    Ledger ledger = Ledgers.open(top);
+    Ledger ledger = Ledgers.onThisThread().open(top);
     Configuration derived = top.derive();
 
-    assertThat(Ledgers.of(top)).isSameAs(ledger);
-    assertThat(Ledgers.of(derived)).isSameAs(ledger);
-    assertThat(Ledgers.of(top)).isSameAs(ledger);
-    assertThat(Ledgers.of(new DefaultConfiguration())).isNull();
+    assertThat(Ledgers.onThisThread().of(top)).isSameAs(ledger);
+    assertThat(Ledgers.onThisThread().of(derived)).isSameAs(ledger);
+    assertThat(Ledgers.onThisThread().of(top)).isSameAs(ledger);
+    assertThat(Ledgers.onThisThread().of(new DefaultConfiguration())).isNull();
 
-    Ledgers.close(top, ledger);
-    assertThat(Ledgers.innermostOnThread()).isNull();
+    Ledgers.onThisThread().close(top, ledger);
+    assertThat(Ledgers.onThisThread().innermost()).isNull();
   }
 
   @Test
   void aClosedTransactionsConfigurationNoLongerCarriesItsLedger() {
     Configuration top = new DefaultConfiguration();
-    Ledger ledger = Ledgers.open(top);
+    Ledger ledger = Ledgers.onThisThread().open(top);
     ledger.push(LevelKind.TOP, null, 0);
-    assertThat(Ledgers.of(top)).isSameAs(ledger);
+    assertThat(Ledgers.onThisThread().of(top)).isSameAs(ledger);
 
     ledger.pop();
-    Ledgers.close(top, ledger);
+    Ledgers.onThisThread().close(top, ledger);
 
     assertThat(ledger.closed()).isTrue();
-    assertThat(Ledgers.of(top)).isNull();
+    assertThat(Ledgers.onThisThread().of(top)).isNull();
   }
 
   @Test
   void aLedgerClosedOnAnotherThreadIsLookedUpAgain() throws InterruptedException {
     Configuration top = new DefaultConfiguration();
     AtomicReference<Ledger> opened = new AtomicReference<>();
-    Thread owner = new Thread(() -> opened.set(Ledgers.open(top)));
+    Thread owner = new Thread(() -> opened.set(Ledgers.onThisThread().open(top)));
     owner.start();
     owner.join();
     // This thread remembers the ledger it found...
-    assertThat(Ledgers.of(top)).isSameAs(opened.get());
+    assertThat(Ledgers.onThisThread().of(top)).isSameAs(opened.get());
 
     // ...which its owner then closes, and a new transaction's ledger is put in its place.
     Ledger next = new Ledger();
     Thread closer =
         new Thread(
             () -> {
-              Ledgers.close(top, opened.get());
+              Ledgers.onThisThread().close(top, opened.get());
               top.data(Ledger.DATA_KEY, next);
             });
     closer.start();
     closer.join();
 
-    assertThat(Ledgers.of(top)).isSameAs(next);
+    assertThat(Ledgers.onThisThread().of(top)).isSameAs(next);
   }
 
   @Test
   void anAdoptedLedgerIsForgottenWithTheLevelThatAdoptedIt() {
-    Ledger managed = Ledgers.openManaged();
+    Ledger managed = Ledgers.onThisThread().openManaged();
     Configuration jooq = new DefaultConfiguration();
 
-    Ledgers.adopt(jooq, managed);
-    assertThat(Ledgers.of(jooq)).isSameAs(managed);
+    Ledgers.onThisThread().adopt(jooq, managed);
+    assertThat(Ledgers.onThisThread().of(jooq)).isSameAs(managed);
 
-    Ledgers.forgetAdopted(jooq);
-    assertThat(Ledgers.of(jooq)).isNull();
-    Ledgers.closeManaged(managed);
-    assertThat(Ledgers.innermostOnThread()).isNull();
+    Ledgers.onThisThread().forgetAdopted(jooq);
+    assertThat(Ledgers.onThisThread().of(jooq)).isNull();
+    Ledgers.onThisThread().close(null, managed);
+    assertThat(Ledgers.onThisThread().innermost()).isNull();
   }
 }

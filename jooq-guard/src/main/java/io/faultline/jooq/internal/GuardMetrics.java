@@ -156,48 +156,61 @@ public final class GuardMetrics {
   }
 
   /** A top-level transaction committed. */
-  public void transactionCommitted() {
-    counts.increment(COMMITTED);
+  public void transactionCommitted(Ledger ledger) {
+    counts.increment(slot(ledger), COMMITTED);
   }
 
   /** A top-level transaction rolled back. */
-  public void transactionRolledBack() {
-    counts.increment(ROLLED_BACK);
+  public void transactionRolledBack(Ledger ledger) {
+    counts.increment(slot(ledger), ROLLED_BACK);
   }
 
   /** A top-level transaction's begin or commit failed. */
-  public void transactionFailed() {
-    counts.increment(FAILED);
+  public void transactionFailed(Ledger ledger) {
+    counts.increment(slot(ledger), FAILED);
   }
 
   /** A savepoint was created. */
-  public void savepointCreated() {
-    counts.increment(SAVEPOINTS_CREATED);
+  public void savepointCreated(Ledger ledger) {
+    counts.increment(slot(ledger), SAVEPOINTS_CREATED);
   }
 
   /** A savepoint was released. */
-  public void savepointReleased() {
-    counts.increment(SAVEPOINTS_RELEASED);
+  public void savepointReleased(Ledger ledger) {
+    counts.increment(slot(ledger), SAVEPOINTS_RELEASED);
   }
 
   /** A savepoint was rolled back to. */
-  public void savepointRolledBack() {
-    counts.increment(SAVEPOINTS_ROLLED_BACK);
+  public void savepointRolledBack(Ledger ledger) {
+    counts.increment(slot(ledger), SAVEPOINTS_ROLLED_BACK);
   }
 
   /** A nested transaction was let through. */
-  public void nestedAllowed() {
-    counts.increment(NESTED_ALLOWED);
+  public void nestedAllowed(Ledger ledger) {
+    counts.increment(slot(ledger), NESTED_ALLOWED);
   }
 
   /** A nested transaction was flattened. */
-  public void nestedFlattened() {
-    counts.increment(NESTED_FLATTENED);
+  public void nestedFlattened(Ledger ledger) {
+    counts.increment(slot(ledger), NESTED_FLATTENED);
   }
 
   /** A nested transaction was refused. */
-  public void nestedRefused() {
-    counts.increment(NESTED_REFUSED);
+  public void nestedRefused(Ledger ledger) {
+    counts.increment(slot(ledger), NESTED_REFUSED);
+  }
+
+  /**
+   * The calling thread's slot in the counts, kept with {@code ledger}: a transaction counts several
+   * times (a nested one, four or more), and each lookup of the slot missed the caches.
+   */
+  private ThreadCounts.Slot slot(Ledger ledger) {
+    ThreadCounts.Slot slot = ledger.countsSlot();
+    if (!counts.isCallers(slot)) {
+      slot = counts.slot();
+      ledger.countsSlot(slot);
+    }
+    return slot;
   }
 
   /** A statement timed out. */
@@ -234,23 +247,27 @@ public final class GuardMetrics {
   }
 
   /**
-   * A top-level transaction ended after nesting {@code maxDepth} levels deep (1: it nested none)
-   * and creating {@code savepoints}: a transaction that nested a level is recorded in both
-   * summaries. One that did not is only counted (by its outcome): it can have made no savepoint,
-   * and recording its two constant values was the largest single part of the guard's cost per
-   * transaction on a busy pool (every record writes cache lines all the workers share).
+   * The top-level transaction of {@code ledger} ended after nesting its {@link Ledger#maxDepth()}
+   * levels deep (1: it nested none) and creating its {@link Ledger#savepointsCreated()}: a
+   * transaction that nested a level is recorded in both summaries. One that did not is only counted
+   * (by its outcome): it can have made no savepoint, and recording its two constant values was the
+   * largest single part of the guard's cost per transaction on a busy pool (every record writes
+   * cache lines all the workers share).
    */
-  public void transactionEnded(int maxDepth, int savepoints) {
+  public void transactionEnded(Ledger ledger) {
+    int maxDepth = ledger.maxDepth();
     if (maxDepth <= 1) {
       return;
     }
+    int savepoints = ledger.savepointsCreated();
+    ThreadCounts.Slot slot = slot(ledger);
     if (maxDepth < DEPTH_VALUES) {
-      counts.increment(DEPTH_BASE + maxDepth);
+      counts.increment(slot, DEPTH_BASE + maxDepth);
     } else {
       depth.record(maxDepth);
     }
     if (savepoints >= 0 && savepoints < SAVEPOINT_VALUES) {
-      counts.increment(SAVEPOINT_BASE + savepoints);
+      counts.increment(slot, SAVEPOINT_BASE + savepoints);
     } else {
       perTransaction.record(savepoints);
     }

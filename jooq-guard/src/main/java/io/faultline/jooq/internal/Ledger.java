@@ -39,6 +39,8 @@ public final class Ledger {
   private Connection connection;
   private boolean settingsSent;
   private boolean closed;
+  // The running thread's slot in the guard's counts (GuardMetrics), looked up once per transaction.
+  private ThreadCounts.Slot countsSlot;
 
   private ScheduledFuture<?> deadline;
   private Duration deadlineTimeout = Duration.ZERO;
@@ -73,6 +75,16 @@ public final class Ledger {
   /** Whether {@link #close} was called (on the thread that closed it, at least). */
   public boolean closed() {
     return closed;
+  }
+
+  /** The slot in a guard's counts last used for this transaction; null before the first count. */
+  ThreadCounts.Slot countsSlot() {
+    return countsSlot;
+  }
+
+  /** Keeps the slot in a guard's counts this transaction's thread counts into. */
+  void countsSlot(ThreadCounts.Slot slot) {
+    countsSlot = slot;
   }
 
   /**

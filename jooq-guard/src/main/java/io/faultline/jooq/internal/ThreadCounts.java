@@ -16,6 +16,11 @@ import java.util.List;
  * that starts threads freely keeps no more slots than it has live threads that counted; past {@link
  * #MAX_SLOTS} live ones (a thread per task, virtual threads) the others share one slot, counted
  * atomically.
+ *
+ * <p>A caller that counts several times for one unit of work (a transaction) may keep the calling
+ * thread's {@link #slot()} with that work and count into it ({@link #increment(Slot, int)}) while
+ * {@link #isCallers} says it is still the calling thread's: each lookup of the thread's slot, after
+ * a database round trip, missed the caches.
  */
 public final class ThreadCounts {
 
@@ -25,11 +30,13 @@ public final class ThreadCounts {
   private static final VarHandle COUNT = MethodHandles.arrayElementVarHandle(long[].class);
 
   /** One thread's counts, written by that thread only and read by any; or the shared slot. */
-  private static final class Slot {
-    final WeakReference<Thread> owner;
-    final long[] counts;
+  public static final class Slot {
+    private final ThreadCounts of;
+    private final WeakReference<Thread> owner;
+    private final long[] counts;
 
-    Slot(int counters, Thread owner) {
+    private Slot(ThreadCounts of, int counters, Thread owner) {
+      this.of = of;
       this.counts = new long[counters];
       this.owner = owner == null ? null : new WeakReference<>(owner);
     }
@@ -57,7 +64,7 @@ public final class ThreadCounts {
     }
     this.counters = counters;
     this.ended = new long[counters];
-    this.shared = new Slot(counters, null);
+    this.shared = new Slot(this, counters, null);
   }
 
   private Slot newSlot() {
@@ -68,7 +75,7 @@ public final class ThreadCounts {
           return shared;
         }
       }
-      Slot slot = new Slot(counters, Thread.currentThread());
+      Slot slot = new Slot(this, counters, Thread.currentThread());
       slots.add(slot);
       return slot;
     }
@@ -76,7 +83,30 @@ public final class ThreadCounts {
 
   /** Adds one to {@code counter} for the calling thread. */
   public void increment(int counter) {
-    Slot slot = mine.get();
+    increment(mine.get(), counter);
+  }
+
+  /** The calling thread's slot (or the shared one), for {@link #increment(Slot, int)}. */
+  public Slot slot() {
+    return mine.get();
+  }
+
+  /**
+   * Whether {@code slot} is the calling thread's own in these counts, so counting into it is
+   * counting for this thread; false for null and for the shared slot (asked for anew each time).
+   */
+  public boolean isCallers(Slot slot) {
+    return slot != null
+        && slot.of == this
+        && slot.owner != null
+        && slot.owner.get() == Thread.currentThread();
+  }
+
+  /**
+   * Adds one to {@code counter} in {@code slot}, which must be the calling thread's {@link #slot()}
+   * of these counts.
+   */
+  public void increment(Slot slot, int counter) {
     long[] counts = slot.counts;
     if (slot.shared()) {
       COUNT.getAndAdd(counts, counter, 1L);

@@ -32,6 +32,46 @@ class GuardMetricsTest {
         .count();
   }
 
+  /** A top-level transaction's ledger that nested {@code depth} levels with {@code savepoints}. */
+  private static Ledger ledger(int depth, int savepoints) {
+    Ledger ledger = new Ledger();
+    ledger.push(LevelKind.TOP, null, 0);
+    for (int level = 2; level <= depth; level++) {
+      ledger.push(LevelKind.SAVEPOINT, null, 0);
+    }
+    for (int i = 0; i < savepoints; i++) {
+      ledger.savepointCreated();
+    }
+    return ledger;
+  }
+
+  @Test
+  void aTransactionCountedOnAnotherThreadOrByAnotherGuardCountsThere() throws InterruptedException {
+    GuardMetrics first = new GuardMetrics(() -> 0L);
+    GuardMetrics second = new GuardMetrics(() -> 0L);
+    Ledger ledger = ledger(2, 1);
+    first.savepointCreated(ledger);
+    second.savepointCreated(ledger);
+    first.savepointReleased(ledger);
+    // The slot it keeps is this thread's in the first guard's counts; another thread's counts go
+    // to that thread's slot, which is read after it ends as well.
+    Thread other =
+        new Thread(
+            () -> {
+              for (int i = 0; i < 1000; i++) {
+                first.savepointCreated(ledger);
+              }
+            });
+    other.start();
+    other.join();
+    first.savepointCreated(ledger);
+
+    assertThat(first.stats().savepointsCreated()).isEqualTo(1002);
+    assertThat(first.stats().savepointsReleased()).isEqualTo(1);
+    assertThat(second.stats().savepointsCreated()).isEqualTo(1);
+    assertThat(second.stats().savepointsReleased()).isZero();
+  }
+
   @Test
   void depthsCountedOnManyThreadsAreRecordedExactlyOnceWhenTheCountersAreRead()
       throws InterruptedException {
@@ -45,8 +85,9 @@ class GuardMetricsTest {
           new Thread(
               () -> {
                 for (int i = 0; i < 10_000; i++) {
-                  metrics.transactionCommitted();
-                  metrics.transactionEnded(depth, depth - 1);
+                  Ledger ledger = ledger(depth, depth - 1);
+                  metrics.transactionCommitted(ledger);
+                  metrics.transactionEnded(ledger);
                 }
               });
       threads.add(thread);
@@ -77,8 +118,9 @@ class GuardMetricsTest {
     GuardMetrics metrics = new GuardMetrics();
     metrics.bindTo(registry);
 
-    metrics.transactionEnded(1, 0);
-    metrics.transactionEnded(GuardMetrics.DEPTH_VALUES, GuardMetrics.SAVEPOINT_VALUES + 100);
+    metrics.transactionEnded(ledger(1, 0));
+    metrics.transactionEnded(
+        ledger(GuardMetrics.DEPTH_VALUES, GuardMetrics.SAVEPOINT_VALUES + 100));
 
     assertThat(depth().count()).isEqualTo(1);
     assertThat(depth().max()).isEqualTo(GuardMetrics.DEPTH_VALUES);
@@ -94,9 +136,9 @@ class GuardMetricsTest {
     GuardMetrics metrics = new GuardMetrics(() -> 0L);
     metrics.bindWhenReady(late, Tags.empty());
 
-    metrics.transactionEnded(3, 2);
+    metrics.transactionEnded(ledger(3, 2));
     metrics.stats(); // read before the registry exists: kept for it
-    metrics.transactionEnded(2, 1);
+    metrics.transactionEnded(ledger(2, 1));
     queued.forEach(action -> action.accept(registry));
 
     assertThat(depth().count()).isEqualTo(1);
@@ -111,13 +153,13 @@ class GuardMetricsTest {
     long[] now = {0};
     GuardMetrics metrics = new GuardMetrics(() -> now[0]);
     metrics.bindTo(registry);
-    metrics.transactionEnded(2, 1);
+    metrics.transactionEnded(ledger(2, 1));
     now[0] += GuardMetrics.RECORD_EVERY_MILLIS * 1_000_000L - 1;
-    metrics.transactionEnded(2, 1);
+    metrics.transactionEnded(ledger(2, 1));
     assertThat(depth().count()).isZero();
 
     now[0] += 1;
-    metrics.transactionEnded(3, 2);
+    metrics.transactionEnded(ledger(3, 2));
 
     // The third transaction's end found the last recording old enough and recorded all three.
     assertThat(depth().count()).isEqualTo(3);
@@ -132,7 +174,7 @@ class GuardMetricsTest {
     DistributionSummary depth = depth();
     metrics.close();
 
-    metrics.transactionEnded(2, 1);
+    metrics.transactionEnded(ledger(2, 1));
     metrics.stats();
 
     assertThat(depth.count()).isZero();

@@ -112,6 +112,24 @@ class ThreadCountsTest {
   }
 
   @Test
+  void aSlotKeptByTheCallerIsItsOwnOnlyOnItsThreadAndInItsCounts() throws Exception {
+    ThreadCounts counts = new ThreadCounts(2);
+    ThreadCounts others = new ThreadCounts(2);
+    ThreadCounts.Slot mine = counts.slot();
+    counts.increment(mine, 1);
+
+    assertThat(counts.isCallers(mine)).isTrue();
+    assertThat(others.isCallers(mine)).isFalse();
+    assertThat(counts.isCallers(null)).isFalse();
+    boolean[] onAnotherThread = new boolean[1];
+    Thread t = new Thread(() -> onAnotherThread[0] = counts.isCallers(mine));
+    t.start();
+    t.join();
+    assertThat(onAnotherThread[0]).isFalse();
+    assertThat(counts.sum(1)).isEqualTo(1);
+  }
+
+  @Test
   void refusesNoCounters() {
     assertThatThrownBy(() -> new ThreadCounts(0))
         .isInstanceOf(IllegalArgumentException.class)
