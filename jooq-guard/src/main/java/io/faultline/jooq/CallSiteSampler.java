@@ -1,7 +1,8 @@
 package io.faultline.jooq;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntUnaryOperator;
 import java.util.function.LongSupplier;
@@ -31,20 +32,27 @@ final class CallSiteSampler {
   /** The span a second's budget of walks is counted over. */
   static final long SECOND_NANOS = 1_000_000_000L;
 
+  private static final VarHandle WINDOW_START = field("windowStart");
+  private static final VarHandle BEGUN_IN_WINDOW = field("begunInWindow");
+  private static final VarHandle WALKS_IN_SECOND = field("walksInSecond");
+
   private final int walksPerWindow;
   private final int burstWalks;
   private final LongSupplier nanoClock;
   private final IntUnaryOperator randomBelow;
-  private final AtomicLong windowStart;
-  private final AtomicLong begunInWindow = new AtomicLong();
   private final LongAdder walks = new LongAdder();
+
+  // What every nested begin reads, in fields of this object rather than atomics of their own: a
+  // begin after a round trip finds them out of its caches, one miss per object.
+  private volatile long windowStart;
+  private volatile long begunInWindow;
   private volatile int oneIn = 1;
 
   // The current second: its start and the begins of its closed windows change only when a window
   // closes (ten times a second at most), its walks at each walk.
   private volatile long secondStart;
   private volatile long begunEarlierInSecond;
-  private final AtomicLong walksInSecond = new AtomicLong();
+  private volatile long walksInSecond;
 
   /**
    * @param walksPerSecond the budget; 0 or less walks every nested begin
@@ -61,8 +69,16 @@ final class CallSiteSampler {
     this.nanoClock = nanoClock;
     this.randomBelow = randomBelow;
     long now = nanoClock.getAsLong();
-    this.windowStart = new AtomicLong(now);
+    this.windowStart = now;
     this.secondStart = now;
+  }
+
+  private static VarHandle field(String name) {
+    try {
+      return MethodHandles.lookup().findVarHandle(CallSiteSampler.class, name, long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
   }
 
   /**
@@ -74,24 +90,24 @@ final class CallSiteSampler {
       return always();
     }
     long now = nanoClock.getAsLong();
-    long start = windowStart.get();
+    long start = windowStart;
     long elapsed = now - start;
-    if (elapsed >= WINDOW_NANOS && windowStart.compareAndSet(start, now)) {
+    if (elapsed >= WINDOW_NANOS && WINDOW_START.compareAndSet(this, start, now)) {
       closeWindow(now, elapsed);
     }
     // A burst after a quiet window would walk every begin until the window ends: past a second's
     // budget the rate also follows this window's begins so far (a walk still counts 1 / its
     // chance).
-    long begunSoFar = begunInWindow.incrementAndGet();
+    long begunSoFar = (long) BEGUN_IN_WINDOW.getAndAdd(this, 1L) + 1;
     long n = Math.max(oneIn, ceilDiv(begunSoFar, burstWalks));
-    if (walksInSecond.get() >= burstWalks) {
+    if (walksInSecond >= burstWalks) {
       // This second's budget is walked: the rest of it follows all of its begins so far.
       n = Math.max(n, ceilDiv(begunEarlierInSecond + begunSoFar, walksPerWindow));
     }
     int chance = (int) Math.min(Integer.MAX_VALUE, n);
     if (chance == 1 || randomBelow.applyAsInt(chance) == 0) {
       walks.increment();
-      walksInSecond.incrementAndGet();
+      WALKS_IN_SECOND.getAndAdd(this, 1L);
       return chance;
     }
     return 0;
@@ -99,7 +115,7 @@ final class CallSiteSampler {
 
   /** The thread that closed the window chooses the next rate and moves the second along. */
   private void closeWindow(long now, long elapsed) {
-    long begun = begunInWindow.getAndSet(0);
+    long begun = (long) BEGUN_IN_WINDOW.getAndSet(this, 0L);
     // Per 100 ms of the time that passed: a quiet second's few begins are not a busy window's.
     double begunPerWindow = begun * (double) WINDOW_NANOS / elapsed;
     oneIn =
@@ -107,7 +123,7 @@ final class CallSiteSampler {
     if (now - secondStart >= SECOND_NANOS) {
       secondStart = now;
       begunEarlierInSecond = 0;
-      walksInSecond.set(0);
+      walksInSecond = 0;
     } else {
       begunEarlierInSecond += begun;
     }
