@@ -118,14 +118,9 @@ public final class ThreadCounts {
 
   /** The sum of {@code counter} over every thread that counted, ended ones included. */
   public long sum(int counter) {
-    synchronized (slots) {
-      foldEnded();
-      long sum = ended[counter] + (long) COUNT.getVolatile(shared.counts, counter);
-      for (Slot slot : slots) {
-        sum += (long) COUNT.getOpaque(slot.counts, counter);
-      }
-      return sum;
-    }
+    long[] sum = new long[1];
+    sums(counter, sum);
+    return sum[0];
   }
 
   /**
