@@ -1,8 +1,10 @@
 package io.faultline.agent.instrumentation;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.net.URLConnection;
 
 /**
  * Where the installer reads the class files of the advice it inlines and of the bootstrap bridge:
@@ -50,6 +52,28 @@ public final class AgentClassFiles implements AutoCloseable {
     public URL getResource(String name) {
       URL own = findResource(name);
       return own != null ? own : fallback.getResource(name);
+    }
+
+    /**
+     * Reads through a jar file of the stream's own. {@code URLClassLoader}'s read would use the
+     * JVM's shared copy of the agent jar (the one every {@code jar:} URL of it reads, the
+     * application class loader's among them) and close it in {@link #close()}: a read of the agent
+     * jar on another thread at that moment failed with {@code ZipFile closed} (the agent's JNA jar,
+     * and with it TCP_INFO, in one start of many).
+     */
+    @Override
+    public InputStream getResourceAsStream(String name) {
+      URL url = getResource(name);
+      if (url == null) {
+        return null;
+      }
+      try {
+        URLConnection connection = url.openConnection();
+        connection.setUseCaches(false);
+        return connection.getInputStream();
+      } catch (IOException e) {
+        return null;
+      }
     }
   }
 

@@ -9,6 +9,9 @@ import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Random;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,6 +44,34 @@ class AgentClassFilesTest {
 
       assertThat(files.loader()).isSameAs(agentLoader);
       assertThat(read(files, "io/faultline/agent/A.class")).isEqualTo("class path copy");
+    }
+  }
+
+  @Test
+  void closingLeavesTheJarOpenForItsOtherReaders() throws IOException {
+    byte[] big = new byte[1 << 20];
+    new Random(1).nextBytes(big);
+    Path jar = agentCode.resolve("agent.jar");
+    try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
+      out.putNextEntry(new JarEntry("io/faultline/agent/A.class"));
+      out.write("agent's copy".getBytes(StandardCharsets.UTF_8));
+      out.putNextEntry(new JarEntry("io/faultline/shaded/jna/jna.jar"));
+      out.write(big);
+    }
+    URL jarUrl = jar.toUri().toURL();
+    // Another thread reading the agent jar through a jar: URL, as the agent's own class loader
+    // serves its resources: through the JVM's shared copy of the jar file.
+    try (InputStream other =
+        new URL("jar:" + jarUrl + "!/io/faultline/shaded/jna/jna.jar").openStream()) {
+      byte[] start = other.readNBytes(1024);
+      AgentClassFiles files = AgentClassFiles.of(jarUrl, ClassLoader.getSystemClassLoader());
+      assertThat(read(files, "io/faultline/agent/A.class")).isEqualTo("agent's copy");
+
+      files.close();
+
+      byte[] rest = other.readAllBytes();
+      assertThat(start.length + rest.length).isEqualTo(big.length);
+      assertThat(rest[rest.length - 1]).isEqualTo(big[big.length - 1]);
     }
   }
 
