@@ -41,7 +41,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class OpenTelemetryAgentOrderTest {
 
   private static final int REPEATS = Integer.getInteger("faultline.it.otel.repeats", 8);
-  private static final int RECORDS = Integer.getInteger("faultline.it.otel.records", 200_000);
+  private static final int RECORDS = Integer.getInteger("faultline.it.otel.records", 100_000);
 
   /** How long past its bound a run may go before it counts as stuck. */
   private static final Duration STUCK_AFTER = Duration.ofSeconds(60);
