@@ -21,6 +21,14 @@ import java.util.regex.Pattern;
  */
 public final class BootApp implements AutoCloseable {
 
+  /**
+   * The tag of the test classes that only run the suite's Spring Boot applications from their
+   * executable jars. The jars pin their own Spring Boot and jOOQ versions, so a compatibility
+   * profile's versions do not reach them, and the main pass already runs the Boot 4 application on
+   * JDK 25: {@code .ci/run}'s compatibility pass leaves them out.
+   */
+  public static final String TAG = "boot-apps";
+
   private static final Pattern PORT = Pattern.compile("(?m)^port: (\\d+)$");
 
   private final Process process;

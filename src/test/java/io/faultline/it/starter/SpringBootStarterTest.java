@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * without jOOQ the starter guards nothing and breaks nothing.
  */
 @ExtendWith(RealServers.class)
+@Tag(BootApp.TAG)
 class SpringBootStarterTest {
 
   private static final Duration START = Duration.ofSeconds(120);

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * counts, which Actuator shows.
  */
 @ExtendWith(RealServers.class)
+@Tag(BootApp.TAG)
 class SpringBootTransactionalTest {
 
   private static final Duration START = Duration.ofSeconds(120);
