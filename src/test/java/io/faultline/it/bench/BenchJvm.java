@@ -20,7 +20,9 @@ final class BenchJvm {
     NO_AGENT("no agent"),
     FAULTLINE("Faultline agent"),
     OTEL("OpenTelemetry agent"),
-    BOTH("Faultline + OpenTelemetry");
+    BOTH("Faultline + OpenTelemetry"),
+    /** The Faultline agent built from an earlier revision ({@code ./benchmarks against}). */
+    REFERENCE("Faultline agent, reference build");
 
     final String label;
 
@@ -34,6 +36,12 @@ final class BenchJvm {
   /** The built, shaded Faultline agent (set by src/test/pom.xml). */
   static Path faultlineAgent() {
     return requiredFile("faultline.it.agent.jar", "./mvnw -pl src/test -am verify builds it");
+  }
+
+  /** The agent {@link Variant#REFERENCE} attaches: an earlier build of Faultline's. */
+  static Path referenceAgent() {
+    return requiredFile(
+        "faultline.bench.reference.agent", "./benchmarks against <revision> builds and names it");
   }
 
   /** The OpenTelemetry Java agent (copied by the benchmarks profile of src/test/pom.xml). */
@@ -57,13 +65,9 @@ final class BenchJvm {
   static List<String> agentOptions(Variant variant) {
     return switch (variant) {
       case NO_AGENT -> List.of();
-      case FAULTLINE ->
-          List.of(
-              "-javaagent:"
-                  + faultlineAgent()
-                  + "=kafka.recycle=on,prometheus.port="
-                  + freePort()
-                  + extraAgentArgs());
+      case FAULTLINE -> faultlineOptions(faultlineAgent());
+      // The same arguments: an earlier build warns of a key it does not know, and runs.
+      case REFERENCE -> faultlineOptions(referenceAgent());
       case OTEL ->
           List.of(
               "-javaagent:" + otelAgent(),
@@ -78,6 +82,15 @@ final class BenchJvm {
         yield List.copyOf(both);
       }
     };
+  }
+
+  private static List<String> faultlineOptions(Path agent) {
+    return List.of(
+        "-javaagent:"
+            + agent
+            + "=kafka.recycle=on,prometheus.port="
+            + freePort()
+            + extraAgentArgs());
   }
 
   private static String extraAgentArgs() {

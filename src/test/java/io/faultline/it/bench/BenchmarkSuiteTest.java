@@ -4,6 +4,7 @@ import io.faultline.it.servers.KafkaCluster;
 import io.faultline.it.servers.PostgresServer;
 import io.faultline.it.servers.RealServers;
 import io.faultline.it.servers.RequiresDocker;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
@@ -24,8 +25,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * its charts. Not part of the default build: it runs only with {@code -Dfaultline.bench=full} or
  * {@code quick}, which the root {@code ./benchmarks} script sets (after running the JMH benchmarks,
  * whose JSON it reads from {@code faultline.bench.jmh.dir}). {@code -Dfaultline.bench.only=jooq} (a
- * comma-separated list of parts: startup, clients, jooq, memory) runs only those parts and prints
- * their results instead of writing the report.
+ * comma-separated list of parts: startup, clients, jooq, memory, reference) runs only those parts
+ * and prints their results instead of writing the report; {@code reference} is this build's agent
+ * against an earlier build's ({@code ./benchmarks against <revision>}).
  */
 @ExtendWith(RealServers.class)
 @EnabledIfSystemProperty(named = "faultline.bench", matches = "full|quick")
@@ -70,6 +72,9 @@ class BenchmarkSuiteTest {
       if (only.contains("memory")) {
         new ConnectionMemoryBenchmark(kafka, settings).run(); // prints its results
       }
+      if (only.contains("reference")) {
+        againstReference(kafka, settings, load, date);
+      }
       return;
     }
 
@@ -99,6 +104,39 @@ class BenchmarkSuiteTest {
         docs.resolve("benchmarks.md"), new BenchmarkReport(measurements, docs).render());
   }
 
+  /**
+   * This build's agent against {@code -Dfaultline.bench.reference.agent}, an earlier build ({@code
+   * ./benchmarks against <revision>} builds it), on the workloads {@code
+   * -Dfaultline.bench.reference.workloads} names; the report goes to standard output and to {@code
+   * -Dfaultline.bench.reference.out}.
+   */
+  private static void againstReference(
+      KafkaCluster kafka, BenchSettings settings, String load, String date) throws IOException {
+    BenchJvm.referenceAgent(); // fails at once, naming the property, before any round
+    String name = System.getProperty("faultline.bench.reference.name", "the reference build");
+    List<ClientPerfBenchmark.Series> series =
+        new ClientPerfBenchmark(
+                kafka,
+                settings,
+                List.of(
+                    BenchJvm.Variant.NO_AGENT,
+                    BenchJvm.Variant.FAULTLINE,
+                    BenchJvm.Variant.REFERENCE),
+                ClientPerfBenchmark.Workload.parse(
+                    System.getProperty("faultline.bench.reference.workloads", "capped")))
+            .run();
+    String report =
+        new ReferenceComparison(series, name)
+            .render(
+                System.getProperty("faultline.bench.command", "./benchmarks against"),
+                MachineDescription.markdown(load, date));
+    System.out.println(report);
+    String out = System.getProperty("faultline.bench.reference.out");
+    if (out != null) {
+      Files.writeString(Path.of(out), report);
+    }
+  }
+
   /** The parts named by {@code -Dfaultline.bench.only}; empty: every part, and the report. */
   private static Set<String> onlyParts() {
     Set<String> parts = new TreeSet<>();
@@ -108,12 +146,12 @@ class BenchmarkSuiteTest {
       }
     }
     Set<String> unknown = new TreeSet<>(parts);
-    unknown.removeAll(Set.of("startup", "clients", "jooq", "memory"));
+    unknown.removeAll(Set.of("startup", "clients", "jooq", "memory", "reference"));
     if (!unknown.isEmpty()) {
       throw new IllegalArgumentException(
           "-Dfaultline.bench.only names unknown parts "
               + unknown
-              + "; use a comma-separated list of startup, clients, jooq, memory");
+              + "; use a comma-separated list of startup, clients, jooq, memory, reference");
     }
     return parts;
   }

@@ -3,9 +3,13 @@ package io.faultline.it.bench;
 import io.faultline.it.bench.BenchJvm.Variant;
 import io.faultline.it.servers.KafkaCluster;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Producer and consumer throughput and latency in child JVMs against a real broker, without an
@@ -13,7 +17,8 @@ import java.util.Map;
  * round the variants run side by side and take turns at their measured windows ({@link
  * TakingTurns}), so that the machine's load drifts over every variant alike; each round starts one
  * variant later than the last ({@link StartupBenchmark#roundOrder}), so no variant always runs
- * right after the same other.
+ * right after the same other. {@code ./benchmarks against <revision>} runs chosen workloads with no
+ * agent, Faultline and Faultline built from that revision instead ({@link ReferenceComparison}).
  */
 final class ClientPerfBenchmark {
 
@@ -32,45 +37,140 @@ final class ClientPerfBenchmark {
       return Stats.median(rounds.stream().mapToDouble(r -> r.get(v).p99()).toArray());
     }
 
+    /** The variants of every round, in {@link Variant}'s order. */
+    List<Variant> variants() {
+      return List.copyOf(rounds.get(0).keySet());
+    }
+
     /** The median over rounds of the per-round throughput ratio to no agent. */
     double medianThroughputRatio(Variant v) {
-      return Stats.median(
-          rounds.stream()
-              .mapToDouble(
-                  r -> r.get(v).recordsPerSecond() / r.get(Variant.NO_AGENT).recordsPerSecond())
-              .toArray());
+      return medianThroughputRatio(v, Variant.NO_AGENT);
+    }
+
+    /** The median over rounds of the per-round throughput ratio of {@code v} to {@code base}. */
+    double medianThroughputRatio(Variant v, Variant base) {
+      return medianRatio(v, base, PerfResult::recordsPerSecond);
     }
 
     /** The median over rounds of the per-round ratio of CPU per record to no agent's. */
     double medianCpuRatio(Variant v) {
-      return Stats.median(
-          rounds.stream()
-              .mapToDouble(
-                  r ->
-                      r.get(v).cpuNanosPerRecord()
-                          / Math.max(1e-9, r.get(Variant.NO_AGENT).cpuNanosPerRecord()))
-              .toArray());
+      return medianCpuRatio(v, Variant.NO_AGENT);
+    }
+
+    /** The median over rounds of the per-round ratio of CPU per record to {@code base}'s. */
+    double medianCpuRatio(Variant v, Variant base) {
+      return medianRatio(v, base, PerfResult::cpuNanosPerRecord);
     }
 
     /** The median over rounds of the per-round p99 ratio to no agent. */
     double medianP99Ratio(Variant v) {
-      return Stats.median(
-          rounds.stream()
-              .mapToDouble(
-                  r -> (double) r.get(v).p99() / Math.max(1, r.get(Variant.NO_AGENT).p99()))
-              .toArray());
+      return medianP99Ratio(v, Variant.NO_AGENT);
+    }
+
+    /** The median over rounds of the per-round p99 ratio of {@code v} to {@code base}. */
+    double medianP99Ratio(Variant v, Variant base) {
+      return medianRatio(v, base, p -> Math.max(1, p.p99()));
+    }
+
+    /** The per-round ratios of {@code measure} for {@code v} to {@code base}, in round order. */
+    double[] ratios(Variant v, Variant base, ToDoubleFunction<PerfResult> measure) {
+      return rounds.stream()
+          .mapToDouble(
+              r ->
+                  measure.applyAsDouble(r.get(v))
+                      / Math.max(1e-9, measure.applyAsDouble(r.get(base))))
+          .toArray();
+    }
+
+    private double medianRatio(Variant v, Variant base, ToDoubleFunction<PerfResult> measure) {
+      return Stats.median(ratios(v, base, measure));
     }
   }
 
-  private final KafkaCluster kafka;
-  private final BenchSettings settings;
+  /** A workload, by the name {@code ./benchmarks against} takes. */
+  enum Workload {
+    CAPPED("capped"),
+    UNCAPPED("uncapped"),
+    CONSUMER("consumer");
 
-  ClientPerfBenchmark(KafkaCluster kafka, BenchSettings settings) {
-    this.kafka = kafka;
-    this.settings = settings;
+    final String key;
+
+    Workload(String key) {
+      this.key = key;
+    }
+
+    /** The workloads named in {@code names}, comma-separated. */
+    static Set<Workload> parse(String names) {
+      Set<Workload> workloads = EnumSet.noneOf(Workload.class);
+      for (String name : names.split(",")) {
+        String key = name.strip();
+        if (key.isEmpty()) {
+          continue;
+        }
+        workloads.add(
+            Arrays.stream(values())
+                .filter(w -> w.key.equals(key))
+                .findFirst()
+                .orElseThrow(
+                    () ->
+                        new IllegalArgumentException(
+                            "workload '"
+                                + key
+                                + "' is not one; name capped, uncapped or consumer,"
+                                + " comma-separated")));
+      }
+      if (workloads.isEmpty()) {
+        throw new IllegalArgumentException(
+            "no workload named; name capped, uncapped or consumer, comma-separated");
+      }
+      return workloads;
+    }
   }
 
-  /** The capped and uncapped producer runs and the consumer runs. */
+  /** The capped producer's workload name. */
+  static final String CAPPED_NAME = "producer, capped";
+
+  /**
+   * The least throughput ratio (to no agent, or to a reference build) {@code workload} keeps: a
+   * capped run's throughput is the cap and must stay there; uncapped, an agent's CPU comes out of
+   * throughput on two shared cores, hence the looser ratio.
+   */
+  static double minThroughputRatio(String workload) {
+    return CAPPED_NAME.equals(workload) ? MIN_CAPPED_THROUGHPUT : MIN_THROUGHPUT;
+  }
+
+  static final double MIN_CAPPED_THROUGHPUT = 0.99;
+
+  static final double MIN_THROUGHPUT = 0.98;
+
+  /** The variants of the published run. */
+  static final List<Variant> PUBLISHED =
+      List.of(Variant.NO_AGENT, Variant.FAULTLINE, Variant.OTEL, Variant.BOTH);
+
+  private final KafkaCluster kafka;
+  private final BenchSettings settings;
+  private final List<Variant> variants;
+  private final Set<Workload> workloads;
+
+  /** The published run: every workload, the {@link #PUBLISHED} variants. */
+  ClientPerfBenchmark(KafkaCluster kafka, BenchSettings settings) {
+    this(kafka, settings, PUBLISHED, EnumSet.allOf(Workload.class));
+  }
+
+  /** {@code workloads} with {@code variants}, which must include no agent (the ratios' base). */
+  ClientPerfBenchmark(
+      KafkaCluster kafka, BenchSettings settings, List<Variant> variants, Set<Workload> workloads) {
+    if (!variants.contains(Variant.NO_AGENT)) {
+      throw new IllegalArgumentException(
+          "the variants need no agent, the ratios' base: " + variants);
+    }
+    this.kafka = kafka;
+    this.settings = settings;
+    this.variants = List.copyOf(variants);
+    this.workloads = Set.copyOf(workloads);
+  }
+
+  /** The runs of the workloads asked for: capped producer, uncapped producer, consumer. */
   List<Series> run() {
     try (CpuPinning pinning = CpuPinning.of(kafka)) {
       return run(pinning);
@@ -85,80 +185,88 @@ final class ClientPerfBenchmark {
     Map<String, String> bounded =
         Map.of(
             "retention.bytes", Long.toString(2L << 30), "segment.bytes", Integer.toString(1 << 29));
-    kafka.createTopic(capped, 1, bounded);
-    kafka.createTopic(uncapped, 1, bounded);
-    kafka.createTopic(prepared, 1);
     String size = Integer.toString(settings.recordSize());
-    BenchJvm.run(
-        BenchJvm.command(
-            List.of("-Xmx512m"),
-            ProducerPerf.class.getName(),
-            kafka.bootstrapServers(),
-            prepared,
-            // the consumer's measured records and a poll's overshoot (its warm-up re-reads them)
-            Integer.toString(settings.consumerRecords() + 1000),
-            size,
-            "-1"),
-        300);
+    if (workloads.contains(Workload.CONSUMER)) {
+      kafka.createTopic(prepared, 1);
+      BenchJvm.run(
+          BenchJvm.command(
+              List.of("-Xmx512m"),
+              ProducerPerf.class.getName(),
+              kafka.bootstrapServers(),
+              prepared,
+              // the consumer's measured records and a poll's overshoot (its warm-up re-reads them)
+              Integer.toString(settings.consumerRecords() + 1000),
+              size,
+              "-1"),
+          300);
+    }
     List<Series> series = new ArrayList<>();
-    series.add(
-        series(
-            pinning,
-            "producer, capped",
-            settings.cappedRecords()
-                + " records of "
-                + size
-                + " B, acks=all, at most "
-                + settings.cappedThroughput()
-                + " records/s, after "
-                + settings.cappedWarmup()
-                + " warm-up records and until the JIT is quiet",
-            ProducerPerf.class.getName(),
-            kafka.bootstrapServers(),
-            capped,
-            Integer.toString(settings.cappedRecords()),
-            size,
-            Integer.toString(settings.cappedThroughput()),
-            Integer.toString(settings.cappedWarmup()),
-            Integer.toString(settings.warmupMaxSeconds())));
-    series.add(
-        series(
-            pinning,
-            "producer, uncapped",
-            settings.producerRecords()
-                + " records of "
-                + size
-                + " B, acks=all, no cap, after "
-                + settings.warmup(settings.producerRecords())
-                + " warm-up records and until the JIT is quiet",
-            ProducerPerf.class.getName(),
-            kafka.bootstrapServers(),
-            uncapped,
-            Integer.toString(settings.producerRecords()),
-            size,
-            "-1",
-            Integer.toString(settings.warmup(settings.producerRecords())),
-            Integer.toString(settings.warmupMaxSeconds())));
-    series.add(
-        series(
-            pinning,
-            "consumer",
-            settings.consumerRecords()
-                + " records of "
-                + size
-                + " B from a prepared topic, read "
-                + (settings.consumerPasses() == 1 ? "once" : settings.consumerPasses() + " times")
-                + ", after "
-                + settings.warmup(settings.consumerRecords())
-                + " warm-up records and until the JIT is quiet; latency = per poll() that"
-                + " returned records",
-            ConsumerPerf.class.getName(),
-            kafka.bootstrapServers(),
-            prepared,
-            Integer.toString(settings.consumerRecords()),
-            Integer.toString(settings.warmup(settings.consumerRecords())),
-            Integer.toString(settings.warmupMaxSeconds()),
-            Integer.toString(settings.consumerPasses())));
+    if (workloads.contains(Workload.CAPPED)) {
+      kafka.createTopic(capped, 1, bounded);
+      series.add(
+          series(
+              pinning,
+              CAPPED_NAME,
+              settings.cappedRecords()
+                  + " records of "
+                  + size
+                  + " B, acks=all, at most "
+                  + settings.cappedThroughput()
+                  + " records/s, after "
+                  + settings.cappedWarmup()
+                  + " warm-up records and until the JIT is quiet",
+              ProducerPerf.class.getName(),
+              kafka.bootstrapServers(),
+              capped,
+              Integer.toString(settings.cappedRecords()),
+              size,
+              Integer.toString(settings.cappedThroughput()),
+              Integer.toString(settings.cappedWarmup()),
+              Integer.toString(settings.warmupMaxSeconds())));
+    }
+    if (workloads.contains(Workload.UNCAPPED)) {
+      kafka.createTopic(uncapped, 1, bounded);
+      series.add(
+          series(
+              pinning,
+              "producer, uncapped",
+              settings.producerRecords()
+                  + " records of "
+                  + size
+                  + " B, acks=all, no cap, after "
+                  + settings.warmup(settings.producerRecords())
+                  + " warm-up records and until the JIT is quiet",
+              ProducerPerf.class.getName(),
+              kafka.bootstrapServers(),
+              uncapped,
+              Integer.toString(settings.producerRecords()),
+              size,
+              "-1",
+              Integer.toString(settings.warmup(settings.producerRecords())),
+              Integer.toString(settings.warmupMaxSeconds())));
+    }
+    if (workloads.contains(Workload.CONSUMER)) {
+      series.add(
+          series(
+              pinning,
+              "consumer",
+              settings.consumerRecords()
+                  + " records of "
+                  + size
+                  + " B from a prepared topic, read "
+                  + (settings.consumerPasses() == 1 ? "once" : settings.consumerPasses() + " times")
+                  + ", after "
+                  + settings.warmup(settings.consumerRecords())
+                  + " warm-up records and until the JIT is quiet; latency = per poll() that"
+                  + " returned records",
+              ConsumerPerf.class.getName(),
+              kafka.bootstrapServers(),
+              prepared,
+              Integer.toString(settings.consumerRecords()),
+              Integer.toString(settings.warmup(settings.consumerRecords())),
+              Integer.toString(settings.warmupMaxSeconds()),
+              Integer.toString(settings.consumerPasses())));
+    }
     return series;
   }
 
@@ -168,7 +276,7 @@ final class ClientPerfBenchmark {
     List<String> turnArgs = new ArrayList<>(List.of(args));
     turnArgs.add(Integer.toString(settings.clientTurns()));
     for (int round = 0; round < settings.clientRounds(); round++) {
-      List<Variant> order = StartupBenchmark.roundOrder(List.of(Variant.values()), round);
+      List<Variant> order = StartupBenchmark.roundOrder(variants, round);
       List<List<String>> commands = new ArrayList<>();
       for (Variant variant : order) {
         // A fixed heap: with -Xmx alone, the agent's classes take this small app past the default
