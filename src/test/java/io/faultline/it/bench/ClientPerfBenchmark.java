@@ -139,9 +139,14 @@ final class ClientPerfBenchmark {
     return CAPPED_NAME.equals(workload) ? MIN_CAPPED_THROUGHPUT : MIN_THROUGHPUT;
   }
 
+  // The goals' margins, to no agent in the published run and to a reference build.
   static final double MIN_CAPPED_THROUGHPUT = 0.99;
 
   static final double MIN_THROUGHPUT = 0.98;
+
+  static final double MAX_P99_RATIO = 1.05;
+
+  static final double MAX_CPU_RATIO = 1.03;
 
   /** The variants of the published run. */
   static final List<Variant> PUBLISHED =

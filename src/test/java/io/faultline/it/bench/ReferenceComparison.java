@@ -16,11 +16,6 @@ import java.util.stream.Collectors;
  */
 final class ReferenceComparison {
 
-  /** The bounds a workload's medians must keep to read unchanged: the goals' own margins. */
-  static final double MAX_CPU_RATIO = 1.03;
-
-  static final double MAX_P99_RATIO = 1.05;
-
   private final List<Series> series;
   private final String reference;
 
@@ -49,9 +44,9 @@ final class ReferenceComparison {
             + " round, listed round by round, and their median; *÷ no agent* gives both builds'"
             + " medians to no agent. A workload reads *unchanged or better* where the medians"
             + " keep the goals' margins: CPU per record at most "
-            + fmt(MAX_CPU_RATIO)
+            + fmt(ClientPerfBenchmark.MAX_CPU_RATIO)
             + " ×, p99 at most "
-            + fmt(MAX_P99_RATIO)
+            + fmt(ClientPerfBenchmark.MAX_P99_RATIO)
             + " ×, throughput at least "
             + fmt(ClientPerfBenchmark.MIN_CAPPED_THROUGHPUT)
             + " × (capped) or "
@@ -88,8 +83,10 @@ final class ReferenceComparison {
 
   /** Whether this build's medians keep the goals' margins to the reference's. */
   static boolean unchanged(Series s) {
-    return s.medianCpuRatio(Variant.FAULTLINE, Variant.REFERENCE) <= MAX_CPU_RATIO
-        && s.medianP99Ratio(Variant.FAULTLINE, Variant.REFERENCE) <= MAX_P99_RATIO
+    return s.medianCpuRatio(Variant.FAULTLINE, Variant.REFERENCE)
+            <= ClientPerfBenchmark.MAX_CPU_RATIO
+        && s.medianP99Ratio(Variant.FAULTLINE, Variant.REFERENCE)
+            <= ClientPerfBenchmark.MAX_P99_RATIO
         && s.medianThroughputRatio(Variant.FAULTLINE, Variant.REFERENCE)
             >= ClientPerfBenchmark.minThroughputRatio(s.name());
   }
