@@ -218,6 +218,7 @@ class BenchmarkHarnessTest {
         "./benchmarks quick",
         "machine\n",
         List.of(),
+        null,
         jmh,
         java.util.Map.of(),
         false,

@@ -52,7 +52,7 @@ class BenchmarkSuiteTest {
         new StartupBenchmark(settings).run().forEach(r -> System.out.println("bench: " + r));
       }
       if (only.contains("clients")) {
-        for (ClientPerfBenchmark.Series s : new ClientPerfBenchmark(kafka, settings).run()) {
+        for (ClientPerfBenchmark.Series s : publishedClients(kafka, settings).run()) {
           System.out.printf(
               java.util.Locale.ROOT,
               "bench: %s: throughput ratio %.3f (OpenTelemetry %.3f), p99 ratio %.2f,"
@@ -79,7 +79,7 @@ class BenchmarkSuiteTest {
     }
 
     List<StartupBenchmark.Result> startup = new StartupBenchmark(settings).run();
-    List<ClientPerfBenchmark.Series> clients = new ClientPerfBenchmark(kafka, settings).run();
+    List<ClientPerfBenchmark.Series> clients = publishedClients(kafka, settings).run();
     JooqTpsBenchmark jooqBench = new JooqTpsBenchmark(postgres, settings);
     var jooq = jooqBench.run();
     ConnectionMemoryBenchmark.Rounds memory = new ConnectionMemoryBenchmark(kafka, settings).run();
@@ -92,6 +92,7 @@ class BenchmarkSuiteTest {
             System.getProperty("faultline.bench.command", "./benchmarks " + settings.mode()),
             MachineDescription.markdown(load, date),
             clients,
+            cappedReferenceName(),
             jmh,
             jooq,
             jooqBench.statementsCounted(),
@@ -102,6 +103,26 @@ class BenchmarkSuiteTest {
             minutes);
     ReportFile.write(
         docs.resolve("benchmarks.md"), new BenchmarkReport(measurements, docs).render());
+  }
+
+  /**
+   * The published Kafka workloads; the capped producer's with the reference build too where {@code
+   * -Dfaultline.bench.reference.agent} names one ({@code ./benchmarks} builds the agent from before
+   * the cost work).
+   */
+  private static ClientPerfBenchmark publishedClients(KafkaCluster kafka, BenchSettings settings) {
+    boolean reference = System.getProperty("faultline.bench.reference.agent") != null;
+    if (reference) {
+      BenchJvm.referenceAgent(); // fails at once, naming the property, before any round
+    }
+    return ClientPerfBenchmark.published(kafka, settings, reference);
+  }
+
+  /** How the capped producer's reference build is named, null if none ran. */
+  private static String cappedReferenceName() {
+    return System.getProperty("faultline.bench.reference.agent") == null
+        ? null
+        : System.getProperty("faultline.bench.reference.name", "the reference build");
   }
 
   /**

@@ -17,8 +17,10 @@ import java.util.function.ToDoubleFunction;
  * round the variants run side by side and take turns at their measured windows ({@link
  * TakingTurns}), so that the machine's load drifts over every variant alike; each round starts one
  * variant later than the last ({@link StartupBenchmark#roundOrder}), so no variant always runs
- * right after the same other. {@code ./benchmarks against <revision>} runs chosen workloads with no
- * agent, Faultline and Faultline built from that revision instead ({@link ReferenceComparison}).
+ * right after the same other. The published run adds, to the capped producer's rounds, the agent as
+ * it was before the cost work ({@link Variant#REFERENCE}); {@code ./benchmarks against <revision>}
+ * runs chosen workloads with no agent, Faultline and Faultline built from that revision instead
+ * ({@link ReferenceComparison}).
  */
 final class ClientPerfBenchmark {
 
@@ -154,25 +156,53 @@ final class ClientPerfBenchmark {
 
   private final KafkaCluster kafka;
   private final BenchSettings settings;
-  private final List<Variant> variants;
-  private final Set<Workload> workloads;
+  private final Map<Workload, List<Variant>> variants;
 
-  /** The published run: every workload, the {@link #PUBLISHED} variants. */
-  ClientPerfBenchmark(KafkaCluster kafka, BenchSettings settings) {
-    this(kafka, settings, PUBLISHED, EnumSet.allOf(Workload.class));
+  /**
+   * The published run: every workload with the {@link #PUBLISHED} variants, and, where {@code
+   * cappedAgainstReference}, the capped producer with the {@link Variant#REFERENCE} build too (its
+   * goal is to stay as it was before the cost work, so it is read against that build).
+   */
+  static ClientPerfBenchmark published(
+      KafkaCluster kafka, BenchSettings settings, boolean cappedAgainstReference) {
+    Map<Workload, List<Variant>> variants = new EnumMap<>(Workload.class);
+    for (Workload w : Workload.values()) {
+      variants.put(w, PUBLISHED);
+    }
+    if (cappedAgainstReference) {
+      List<Variant> capped = new ArrayList<>(PUBLISHED);
+      capped.add(Variant.REFERENCE);
+      variants.put(Workload.CAPPED, capped);
+    }
+    return new ClientPerfBenchmark(kafka, settings, variants);
   }
 
-  /** {@code workloads} with {@code variants}, which must include no agent (the ratios' base). */
+  /** {@code workloads}, each with {@code variants}, which must include no agent. */
   ClientPerfBenchmark(
       KafkaCluster kafka, BenchSettings settings, List<Variant> variants, Set<Workload> workloads) {
-    if (!variants.contains(Variant.NO_AGENT)) {
-      throw new IllegalArgumentException(
-          "the variants need no agent, the ratios' base: " + variants);
-    }
+    this(kafka, settings, sameFor(workloads, variants));
+  }
+
+  /** Each workload of {@code variants} with its variants, which must include no agent. */
+  private ClientPerfBenchmark(
+      KafkaCluster kafka, BenchSettings settings, Map<Workload, List<Variant>> variants) {
+    variants.forEach(
+        (workload, theirs) -> {
+          if (!theirs.contains(Variant.NO_AGENT)) {
+            throw new IllegalArgumentException(
+                "the variants need no agent, the ratios' base: " + theirs);
+          }
+        });
     this.kafka = kafka;
     this.settings = settings;
-    this.variants = List.copyOf(variants);
-    this.workloads = Set.copyOf(workloads);
+    this.variants = Map.copyOf(variants);
+  }
+
+  private static Map<Workload, List<Variant>> sameFor(
+      Set<Workload> workloads, List<Variant> variants) {
+    Map<Workload, List<Variant>> map = new EnumMap<>(Workload.class);
+    workloads.forEach(w -> map.put(w, List.copyOf(variants)));
+    return map;
   }
 
   /** The runs of the workloads asked for: capped producer, uncapped producer, consumer. */
@@ -191,7 +221,7 @@ final class ClientPerfBenchmark {
         Map.of(
             "retention.bytes", Long.toString(2L << 30), "segment.bytes", Integer.toString(1 << 29));
     String size = Integer.toString(settings.recordSize());
-    if (workloads.contains(Workload.CONSUMER)) {
+    if (variants.containsKey(Workload.CONSUMER)) {
       kafka.createTopic(prepared, 1);
       BenchJvm.run(
           BenchJvm.command(
@@ -206,11 +236,12 @@ final class ClientPerfBenchmark {
           300);
     }
     List<Series> series = new ArrayList<>();
-    if (workloads.contains(Workload.CAPPED)) {
+    if (variants.containsKey(Workload.CAPPED)) {
       kafka.createTopic(capped, 1, bounded);
       series.add(
           series(
               pinning,
+              Workload.CAPPED,
               CAPPED_NAME,
               settings.cappedRecords()
                   + " records of "
@@ -229,11 +260,12 @@ final class ClientPerfBenchmark {
               Integer.toString(settings.cappedWarmup()),
               Integer.toString(settings.warmupMaxSeconds())));
     }
-    if (workloads.contains(Workload.UNCAPPED)) {
+    if (variants.containsKey(Workload.UNCAPPED)) {
       kafka.createTopic(uncapped, 1, bounded);
       series.add(
           series(
               pinning,
+              Workload.UNCAPPED,
               "producer, uncapped",
               settings.producerRecords()
                   + " records of "
@@ -250,10 +282,11 @@ final class ClientPerfBenchmark {
               Integer.toString(settings.warmup(settings.producerRecords())),
               Integer.toString(settings.warmupMaxSeconds())));
     }
-    if (workloads.contains(Workload.CONSUMER)) {
+    if (variants.containsKey(Workload.CONSUMER)) {
       series.add(
           series(
               pinning,
+              Workload.CONSUMER,
               "consumer",
               settings.consumerRecords()
                   + " records of "
@@ -276,12 +309,17 @@ final class ClientPerfBenchmark {
   }
 
   private Series series(
-      CpuPinning pinning, String name, String description, String mainClass, String... args) {
+      CpuPinning pinning,
+      Workload workload,
+      String name,
+      String description,
+      String mainClass,
+      String... args) {
     List<Map<Variant, PerfResult>> rounds = new ArrayList<>();
     List<String> turnArgs = new ArrayList<>(List.of(args));
     turnArgs.add(Integer.toString(settings.clientTurns()));
     for (int round = 0; round < settings.clientRounds(); round++) {
-      List<Variant> order = StartupBenchmark.roundOrder(variants, round);
+      List<Variant> order = StartupBenchmark.roundOrder(variants.get(workload), round);
       List<List<String>> commands = new ArrayList<>();
       for (Variant variant : order) {
         // A fixed heap: with -Xmx alone, the agent's classes take this small app past the default

@@ -6,13 +6,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.faultline.it.bench.BenchJvm.Variant;
 import io.faultline.it.bench.ClientPerfBenchmark.Series;
 import io.faultline.it.bench.ClientPerfBenchmark.Workload;
+import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** {@code ./benchmarks against}: its workloads, ratios and verdict, from figures given here. */
+/**
+ * {@code ./benchmarks against} (its workloads, ratios and verdict) and the published run's capped
+ * producer read against the reference build, from figures given here.
+ */
 class ReferenceComparisonTest {
 
   @Test
@@ -91,9 +96,66 @@ class ReferenceComparisonTest {
         .hasMessageContaining("the variants need no agent");
   }
 
+  @Test
+  void thePublishedCappedRowsReadAgainstTheReferenceWithNoAgentAlongside(@TempDir Path docs)
+      throws Exception {
+    Series capped =
+        series(
+            ClientPerfBenchmark.CAPPED_NAME,
+            withOtel(round(5_000, 5_400, 6_000, 4_000)),
+            withOtel(round(5_000, 5_500, 6_000, 4_000)),
+            withOtel(round(5_000, 5_300, 6_000, 4_000)));
+    Map<Variant, PerfResult> uncappedRound = withOtel(round(5_000, 5_100, 5_000, 4_000));
+    uncappedRound.remove(Variant.REFERENCE);
+    Series uncapped = series("producer, uncapped", uncappedRound);
+
+    String report =
+        new BenchmarkReport(
+                new BenchmarkReport.Measurements(
+                    BenchSettings.of("quick"),
+                    "./benchmarks quick",
+                    "machine\n",
+                    List.of(capped, uncapped),
+                    "e97c3de",
+                    Map.of(),
+                    Map.of(),
+                    false,
+                    List.of(),
+                    1 << 20,
+                    1 << 20,
+                    new ConnectionMemoryBenchmark.Rounds(List.of()),
+                    1),
+                docs)
+            .render();
+
+    // Capped CPU 5400/6000, 5500/6000, 5300/6000 (median 0.900) and 1.08-1.10 to no agent: the
+    // goal reads against the earlier build; the uncapped producer's still against no agent.
+    assertThat(report)
+        .contains(
+            "| producer, capped: CPU per record with Faultline, steady state"
+                + " | ≤ 1.03 × the agent as of `e97c3de` | 0.900 (÷ no agent 1.080) | met |")
+        .contains(
+            "| producer, capped: throughput with Faultline | ≥ 0.99 × the agent as of `e97c3de`"
+                + " | 1.000 (÷ no agent 1.000) | met |")
+        .contains(
+            "| producer, uncapped: CPU per record with Faultline, steady state"
+                + " | ≤ 1.03 × no agent | 1.020 | met |")
+        .contains(
+            "a fifth child, *Faultline agent, reference build*: the agent built from `e97c3de`")
+        .contains("| 1 | Faultline agent, reference build |");
+  }
+
   @SafeVarargs
   private static Series series(String name, Map<Variant, PerfResult>... rounds) {
     return new Series(name, "", "", List.of(rounds));
+  }
+
+  /** {@code round} with both OpenTelemetry variants, at twice no agent's CPU per record. */
+  private static Map<Variant, PerfResult> withOtel(Map<Variant, PerfResult> round) {
+    long cpu = round.get(Variant.NO_AGENT).cpuNanos() / round.get(Variant.NO_AGENT).records();
+    round.put(Variant.OTEL, result(2 * cpu, 8_000));
+    round.put(Variant.BOTH, result(2 * cpu, 8_000));
+    return round;
   }
 
   /**
