@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.faultline.it.servers.KafkaCluster;
 import io.faultline.it.servers.RealServers;
 import java.awt.image.BufferedImage;
+import java.lang.management.ManagementFactory;
+import java.lang.ref.Reference;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -391,6 +393,24 @@ class BenchmarkHarnessTest {
         .isEmpty();
     assertThat(ConnectionMemoryBenchmark.endpointPort(List.of("-Dprometheus.port=9404"))).isEmpty();
     assertThat(ConnectionMemoryBenchmark.endpointPort(List.of())).isEmpty();
+  }
+
+  @Test
+  void theHeapAfterGcIsWhatTheCollectionLeftNotWhatWasAllocatedAfterIt()
+      throws InterruptedException {
+    long without = HeapAfterGc.bytes();
+    byte[] kept = new byte[128 << 20];
+    long with = HeapAfterGc.bytes();
+    byte[][] allocatedSince = new byte[1][];
+    long read = HeapAfterGc.bytes(() -> allocatedSince[0] = new byte[128 << 20]);
+    long inUse = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    Reference.reachabilityFence(kept);
+    Reference.reachabilityFence(allocatedSince);
+
+    // Other threads of this JVM keep a little more or less from one collection to the next.
+    assertThat(with - without).isBetween(120L << 20, 136L << 20);
+    assertThat(read - with).isBetween(-8L << 20, 8L << 20);
+    assertThat(inUse - read).isGreaterThanOrEqualTo(120L << 20);
   }
 
   @Test

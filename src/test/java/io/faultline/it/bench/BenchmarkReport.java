@@ -494,7 +494,8 @@ final class BenchmarkReport {
         String.format(
             Locale.ROOT,
             "A hello-world `main` in a child JVM (`-Xshare:auto`), wall time from process start to"
-                + " exit; heap in use after GC 1.5 s after `main` began (`MemoryMXBean`). Median"
+                + " exit; heap in use after GC 1.5 s after `main` began (what the last full collection"
+                + " left in the heap's pools, by the collector's own record: `GcInfo`). Median"
                 + " of %d interleaved runs, each round in another order. Agent jars: Faultline"
                 + " %.1f MiB, OpenTelemetry %.1f MiB."
                 + " The empty agent is a `premain` that returns: what the JVM itself adds for any"
@@ -621,7 +622,9 @@ final class BenchmarkReport {
             "A child JVM opens %d producers, each connected to the broker (`partitionsFor`), waits"
                 + " 3 s, scrapes the agent's `/metrics` once (as Prometheus would; the agent builds"
                 + " its Prometheus registry on the first scrape), collects garbage and reports heap"
-                + " in use (`MemoryMXBean`); then `jcmd GC.class_histogram` counts the live objects"
+                + " in use as the last full collection left it (the collector's own record, `GcInfo`:"
+                + " the heap's usage read a moment later also counts what other threads allocated"
+                + " since); then `jcmd GC.class_histogram` counts the live objects"
                 + " (all of them, and the instances of `io.faultline.*` classes, shaded libraries"
                 + " included). The agent's heap is the difference to the same child without the"
                 + " agent, the median of %d rounds (a fresh child each, the variants' order"

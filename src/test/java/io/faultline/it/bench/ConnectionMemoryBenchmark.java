@@ -29,7 +29,7 @@ final class ConnectionMemoryBenchmark {
   /**
    * The measurement for one variant in one round.
    *
-   * @param heapBytes heap in use after full collections ({@code MemoryMXBean})
+   * @param heapBytes heap in use after full collections ({@link HeapAfterGc})
    * @param liveBytes the live objects' bytes, from the class histogram
    */
   record Result(
