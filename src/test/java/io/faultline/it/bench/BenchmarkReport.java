@@ -290,7 +290,9 @@ final class BenchmarkReport {
             + " `doctor.clients-interval`), their client ends in another process, in ms:"
             + " `perSocket*` lists `/proc/self` and the TCP tables then reads one TCP_INFO per"
             + " connection (the fallback), `sockDiag*` reads them in one netlink `sock_diag`"
-            + " dump. `GuardOverheadBenchmark` (jooq-guard): one jOOQ transaction (a SELECT and an"
+            + " dump, `listeners1000` is what each sweep costs a process that does not listen"
+            + " (most of a fleet): its listeners from `/proc`, beside 1,000 connections."
+            + " `GuardOverheadBenchmark` (jooq-guard): one jOOQ transaction (a SELECT and an"
             + " UPDATE) over jOOQ's `MockConnection`, so only the client side's CPU is measured —"
             + " `DefaultTransactionProvider` bare against the guarded provider, flat and with one"
             + " nested level. Average time, 1 fork, ± the 99.9 % confidence half-width.\n\n");

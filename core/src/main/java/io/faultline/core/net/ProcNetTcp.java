@@ -70,6 +70,37 @@ public final class ProcNetTcp {
     }
   }
 
+  /**
+   * A row's state from its {@code st} column, read in place: callers that want a few states skip
+   * most rows of a table, and {@link #parseLine} builds two addresses for each. {@link
+   * TcpState#UNKNOWN} for the header or a row that is not understood.
+   */
+  public static TcpState stateOf(String line) {
+    int i = 0;
+    int len = line.length();
+    for (int field = 0; field < 3; field++) { // sl, local, rem
+      while (i < len && Character.isWhitespace(line.charAt(i))) {
+        i++;
+      }
+      while (i < len && !Character.isWhitespace(line.charAt(i))) {
+        i++;
+      }
+    }
+    while (i < len && Character.isWhitespace(line.charAt(i))) {
+      i++;
+    }
+    int state = 0;
+    int digits = 0;
+    for (; i < len && !Character.isWhitespace(line.charAt(i)); i++) {
+      int digit = Character.digit(line.charAt(i), 16);
+      if (digit < 0 || ++digits > 2) {
+        return TcpState.UNKNOWN;
+      }
+      state = state * 16 + digit;
+    }
+    return digits == 0 ? TcpState.UNKNOWN : TcpState.fromKernel(state);
+  }
+
   /** The first {@code n} whitespace-separated fields of {@code line}; null when it has fewer. */
   private static String[] fields(String line, int n) {
     String[] f = new String[n];

@@ -209,13 +209,10 @@ public final class SocketFds {
    * port has several), or why they cannot be listed.
    */
   public Outcome<Map<Integer, Integer>> listeningSockets() {
-    Map<Long, Integer> fdByInode;
-    try {
-      fdByInode = socketInodes();
-    } catch (IOException | RuntimeException e) {
-      return Outcome.unavailable("cannot list " + procSelf.resolve("fd") + ": " + e);
-    }
-    Map<Integer, Integer> ports = new TreeMap<>();
+    // The tables first, and only their listeners' rows parsed: a service with a thousand broker
+    // connections has thousands of other rows, and the descriptors are read only if a listener is
+    // in the namespace at all.
+    Map<Long, Integer> portByInode = new HashMap<>();
     int tablesRead = 0;
     for (String table : List.of("net/tcp6", "net/tcp")) {
       List<String> lines;
@@ -225,16 +222,35 @@ public final class SocketFds {
         continue; // no IPv6 here, say
       }
       tablesRead++;
-      for (ProcNetTcp.Entry entry : parser.parse(lines)) {
-        Integer fd = fdByInode.get(entry.inode());
-        if (entry.state() == TcpState.LISTEN && fd != null) {
-          ports.merge(entry.local().getPort(), fd, Math::min);
+      for (String line : lines) {
+        if (ProcNetTcp.stateOf(line) == TcpState.LISTEN) {
+          parser
+              .parseLine(line)
+              .ifPresent(entry -> portByInode.put(entry.inode(), entry.local().getPort()));
         }
       }
     }
-    return tablesRead == 0
-        ? Outcome.unavailable("cannot read " + procSelf.resolve("net/tcp"))
-        : Outcome.of(Map.copyOf(ports));
+    if (tablesRead == 0) {
+      return Outcome.unavailable("cannot read " + procSelf.resolve("net/tcp"));
+    }
+    if (portByInode.isEmpty()) {
+      return Outcome.of(Map.of());
+    }
+    Map<Long, Integer> fdByInode;
+    try {
+      fdByInode = socketInodes();
+    } catch (IOException | RuntimeException e) {
+      return Outcome.unavailable("cannot list " + procSelf.resolve("fd") + ": " + e);
+    }
+    Map<Integer, Integer> ports = new TreeMap<>();
+    portByInode.forEach(
+        (inode, port) -> {
+          Integer fd = fdByInode.get(inode);
+          if (fd != null) {
+            ports.merge(port, fd, Math::min);
+          }
+        });
+    return Outcome.of(Map.copyOf(ports));
   }
 
   /**
@@ -264,29 +280,24 @@ public final class SocketFds {
   /** Socket inode → the lowest fd that refers to it. */
   private Map<Long, Integer> socketInodes() throws IOException {
     Map<Long, Integer> byInode = new HashMap<>();
-    Map<Integer, Path> fds = new TreeMap<>();
     try (DirectoryStream<Path> dir = Files.newDirectoryStream(procSelf.resolve("fd"))) {
       for (Path p : dir) {
+        int fd;
+        String target;
         try {
-          fds.put(Integer.parseInt(p.getFileName().toString()), p);
+          fd = Integer.parseInt(p.getFileName().toString());
+          target = Files.readSymbolicLink(p).toString();
         } catch (NumberFormatException e) {
-          // not a descriptor entry
+          continue; // not a descriptor entry
+        } catch (IOException | UnsupportedOperationException e) {
+          continue; // closed between listing and reading, or a fixture that is a plain file
         }
-      }
-    }
-    for (Map.Entry<Integer, Path> fd : fds.entrySet()) {
-      String target;
-      try {
-        target = Files.readSymbolicLink(fd.getValue()).toString();
-      } catch (IOException | UnsupportedOperationException e) {
-        continue; // closed between listing and reading, or a fixture that is a plain file
-      }
-      if (target.startsWith("socket:[") && target.endsWith("]")) {
-        try {
-          long inode = Long.parseLong(target.substring(8, target.length() - 1));
-          byInode.putIfAbsent(inode, fd.getKey());
-        } catch (NumberFormatException e) {
-          // not a socket link we understand
+        if (target.startsWith("socket:[") && target.endsWith("]")) {
+          try {
+            byInode.merge(Long.parseLong(target.substring(8, target.length() - 1)), fd, Math::min);
+          } catch (NumberFormatException e) {
+            // not a socket link we understand
+          }
         }
       }
     }

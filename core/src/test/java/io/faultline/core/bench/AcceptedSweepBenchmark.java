@@ -15,6 +15,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -35,9 +36,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * broker's scale, both ways: {@code sockDiag*} lists this process's descriptors then reads the
  * listeners and every connection's TCP_INFO in one netlink {@code sock_diag} dump; {@code
  * perSocket*} (the fallback where netlink is refused) lists the descriptors and the namespace's
- * {@code /proc} TCP tables, then reads one TCP_INFO per connection. The connections are real
- * loopback ones, their client ends in a python3 process (the namespace's tables hold both ends).
- * Needs {@code ulimit -n} above the largest count.
+ * {@code /proc} TCP tables, then reads one TCP_INFO per connection; {@code listeners1000} is the
+ * check a process that does not listen makes each sweep. The connections are real loopback ones,
+ * their client ends in a python3 process (the namespace's tables hold both ends). Needs {@code
+ * ulimit -n} above the largest count.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -60,6 +62,7 @@ public class AcceptedSweepBenchmark {
     private final List<SocketChannel> ends = new ArrayList<>();
     private ServerSocketChannel server;
     private Process clients;
+    final SocketFds sockets = SocketFds.forThisProcess();
     AcceptedConnections sockDiag;
     AcceptedConnections perSocket;
 
@@ -173,6 +176,16 @@ public class AcceptedSweepBenchmark {
   @Benchmark
   public AcceptedConnections.Sweep perSocket18000(EighteenThousand server) {
     return server.perSocket.sweep();
+  }
+
+  /**
+   * What each sweep costs a process until it listens on a port of its own (most of a fleet, which
+   * only connects): its listeners from {@code /proc}, the namespace's TCP tables (here 1,000
+   * connections, both ends) and, where a socket listens, its descriptors.
+   */
+  @Benchmark
+  public Outcome<Map<Integer, Integer>> listeners1000(Thousand server) {
+    return server.sockets.listeningSockets();
   }
 
   /** One sweep of 1,000 connections in one sock_diag dump. */

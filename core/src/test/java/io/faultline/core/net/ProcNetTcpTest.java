@@ -75,4 +75,22 @@ class ProcNetTcpTest {
     assertThat(parser.parseLine("   0: 0100:07E8 00000000:0000 0A 0 0 0 0 0 1 1")).isEmpty();
     assertThat(parser.parseLine("   0: ZZ00007F:07E8 00000000:0000 0A 0 0 0 0 0 1 1")).isEmpty();
   }
+
+  @Test
+  void aRowsStateIsReadWithoutParsingTheRow() {
+    assertThat(
+            ProcNetTcp.stateOf(
+                "   0: 00000000:07E8 00000000:0000 0A 00000000:00000000 00:00000000 00000000"))
+        .isEqualTo(TcpState.LISTEN);
+    assertThat(ProcNetTcp.stateOf("   1: 0100000A:DD42 0200000A:2553 01 0:0 0:0 0 0 0 98765 1"))
+        .isEqualTo(TcpState.ESTABLISHED);
+    assertThat(ProcNetTcp.stateOf("   2: 0100000A:DD42 0200000A:2553 0c 0:0 0:0 0 0 0 1 1"))
+        .isEqualTo(TcpState.NEW_SYN_RECV);
+    assertThat(ProcNetTcp.stateOf("  sl  local_address rem_address   st tx_queue rx_queue"))
+        .isEqualTo(TcpState.UNKNOWN);
+    assertThat(ProcNetTcp.stateOf("   3: 0100000A:DD42 0200000A:2553 10A 0:0"))
+        .isEqualTo(TcpState.UNKNOWN);
+    assertThat(ProcNetTcp.stateOf("   4: 0100000A:DD42 0200000A:2553")).isEqualTo(TcpState.UNKNOWN);
+    assertThat(ProcNetTcp.stateOf("")).isEqualTo(TcpState.UNKNOWN);
+  }
 }
