@@ -75,7 +75,7 @@ public final class ProcNetTcp {
    * most rows of a table, and {@link #parseLine} builds two addresses for each. {@link
    * TcpState#UNKNOWN} for the header or a row that is not understood.
    */
-  public static TcpState stateOf(String line) {
+  static TcpState stateOf(String line) {
     int i = 0;
     int len = line.length();
     for (int field = 0; field < 3; field++) { // sl, local, rem
