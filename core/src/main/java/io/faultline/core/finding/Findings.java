@@ -59,6 +59,11 @@ public final class Findings {
   private final Object lock = new Object();
   private final Map<Key, Active> active = new HashMap<>();
   private final Map<String, Long> raised = new HashMap<>();
+  // How many active findings each replaceAll source owns: a round that reports what it reported
+  // before (a healthy connection's: nothing) then clears nothing and skips the scan of every active
+  // finding, which beside a fleet-wide fault (one finding per connection) made each connection's
+  // round cost the whole registry.
+  private final Map<String, Integer> ownedBySource = new HashMap<>();
   private final List<Consumer<FindingEvent>> listeners = new CopyOnWriteArrayList<>();
   private final AtomicLong internalErrors = new AtomicLong();
   // Flight Recorder runs its hooks holding its own locks, so the hook takes none of ours: it reads
@@ -122,24 +127,41 @@ public final class Findings {
         () -> {
           Objects.requireNonNull(source, "source");
           synchronized (lock) {
-            Set<Key> reported = new HashSet<>();
-            for (Finding finding : current) {
-              raiseLocked(Objects.requireNonNull(finding, "finding"), source);
-              reported.add(Key.of(finding));
-            }
-            List<Key> gone = new ArrayList<>();
-            active.forEach(
-                (key, entry) -> {
-                  if (source.equals(entry.source) && !reported.contains(key)) {
-                    gone.add(key);
-                  }
-                });
-            gone.forEach(this::clearLocked);
+            replaceAllLocked(source, current);
           }
           // As raise() does: outside the lock, every report (a source that reports each round
           // reaches a test tool as raise() callers do).
           current.forEach(Observations::finding);
         });
+  }
+
+  private void replaceAllLocked(String source, Collection<Finding> current) {
+    Set<Key> reported = raiseAllLocked(source, current);
+    // Each reported finding is the source's now: when the source owns no more, nothing is gone.
+    if (ownedBySource.getOrDefault(source, 0) == reported.size()) {
+      return;
+    }
+    List<Key> gone = new ArrayList<>();
+    active.forEach(
+        (key, entry) -> {
+          if (source.equals(entry.source) && !reported.contains(key)) {
+            gone.add(key);
+          }
+        });
+    gone.forEach(this::clearLocked);
+  }
+
+  /** Raises each of {@code current} as {@code source}'s; returns their keys. */
+  private Set<Key> raiseAllLocked(String source, Collection<Finding> current) {
+    if (current.isEmpty()) {
+      return Set.of();
+    }
+    Set<Key> reported = new HashSet<>();
+    for (Finding finding : current) {
+      raiseLocked(Objects.requireNonNull(finding, "finding"), source);
+      reported.add(Key.of(finding));
+    }
+    return reported;
   }
 
   /** The active findings, most severe first, then by id and subject. */
@@ -252,6 +274,7 @@ public final class Findings {
     if (entry == null) {
       entry = new Active(finding, source, now);
       active.put(key, entry);
+      own(source, 1);
       raised.merge(finding.id(), 1L, Long::sum);
       log(finding, "faultline: " + describe(finding));
       publish(FindingEvent.Kind.RAISED, finding, now);
@@ -259,7 +282,9 @@ public final class Findings {
     }
     Finding previous = entry.finding;
     entry.finding = finding;
-    if (source != null) {
+    if (source != null && !source.equals(entry.source)) {
+      own(entry.source, -1);
+      own(source, 1);
       entry.source = source;
     }
     if (finding.severity().compareTo(entry.loggedSeverity) > 0) {
@@ -303,6 +328,7 @@ public final class Findings {
     if (entry == null) {
       return false;
     }
+    own(entry.source, -1);
     Instant now = clock.instant();
     log.log(
         Level.INFO,
@@ -315,6 +341,13 @@ public final class Findings {
                 + Duration.between(entry.since, now).withNanos(0)));
     publish(FindingEvent.Kind.CLEARED, entry.finding, now);
     return true;
+  }
+
+  /** Counts {@code delta} more active findings of {@code source}; nothing for a plain raise. */
+  private void own(String source, int delta) {
+    if (source != null) {
+      ownedBySource.merge(source, delta, (a, b) -> a + b == 0 ? null : a + b);
+    }
   }
 
   /** A subject or message may hold the application's text (a client id): one line regardless. */

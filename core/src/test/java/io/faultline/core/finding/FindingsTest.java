@@ -176,6 +176,30 @@ class FindingsTest {
   }
 
   @Test
+  void aFindingAnotherSourceReportsIsThatSourcesToClearAndAClearedOneIsNoLongerOwned() {
+    findings.replaceAll("kafka.tcp:a", List.of(window("node 1", 200), window("node 2", 200)));
+    findings.replaceAll("kafka.tcp:b", List.of(window("node 2", 250)));
+
+    // node 2 is b's now: a reporting only node 1 again clears nothing, a reporting nothing node 1.
+    findings.replaceAll("kafka.tcp:a", List.of(window("node 1", 200)));
+    assertThat(findings.active()).extracting(Finding::subject).containsExactly("node 1", "node 2");
+    findings.replaceAll("kafka.tcp:a", List.of());
+    assertThat(findings.active()).extracting(Finding::subject).containsExactly("node 2");
+
+    // Cleared by hand, then reported again beside another: the next round without it clears it.
+    findings.clear("WINDOW_SCALING_OFF", "node 2");
+    findings.replaceAll("kafka.tcp:b", List.of(window("node 2", 250), window("node 3", 250)));
+    findings.replaceAll("kafka.tcp:b", List.of(window("node 3", 250)));
+    assertThat(findings.active()).extracting(Finding::subject).containsExactly("node 3");
+
+    // The same finding twice in one round is one finding: the round after without it clears it.
+    findings.replaceAll("kafka.tcp:c", List.of(window("node 4", 1), window("node 4", 1)));
+    findings.replaceAll("kafka.tcp:c", List.of());
+    assertThat(findings.active()).extracting(Finding::subject).containsExactly("node 3");
+    assertThat(findings.internalErrors()).isZero();
+  }
+
+  @Test
   void aTestToolHearsEveryReportWhetherRaisedOrReplaced() {
     List<String> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
     Runnable unsubscribe =
