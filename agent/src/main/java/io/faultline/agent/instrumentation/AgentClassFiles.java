@@ -2,17 +2,25 @@ package io.faultline.agent.instrumentation;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.MalformedURLException;
+import java.net.URISyntaxException;
 import java.net.URL;
-import java.net.URLClassLoader;
-import java.net.URLConnection;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.zip.ZipFile;
 
 /**
  * Where the installer reads the class files of the advice it inlines and of the bootstrap bridge:
- * the agent's jar first. The loader that defined the agent finds them too, but only after a lookup
- * in every entry of the application's class path (the agent's jar is appended at its end), and
- * those lookups, a few thousand at every start, were enough to make the JDK's zip lookup hot and
- * have C2 compile it during the application's start-up. A class file the jar does not have (the
- * advice of a module shipped in another jar on the class path) is looked up through that loader.
+ * the agent's jar (or class directory) first, read directly. The loader that defined the agent
+ * finds them too, but only after a lookup in every entry of the application's class path (the
+ * agent's jar is appended at its end), and those lookups, a few thousand at every start, were
+ * enough to make the JDK's zip lookup hot and have C2 compile it during the application's start-up.
+ * A jar file of its own reads an entry without the {@code jar:} URL, the URL connection and the jar
+ * file opened per read that a {@code URLClassLoader} over the jar used. A class file the agent's
+ * code does not have (the advice of a module shipped in another jar on the class path) is looked up
+ * through the agent's loader.
  *
  * <p>Only resources are read through {@link #loader()}; no class is ever loaded from it. Closed
  * once the modules are installed.
@@ -27,24 +35,55 @@ public final class AgentClassFiles implements AutoCloseable {
 
   /**
    * Reads from {@code agentCode} (the agent's jar or class directory), then from {@code
-   * agentLoader}; when that location is unknown, from {@code agentLoader} alone.
+   * agentLoader}; when that location is unknown or not a local file, from {@code agentLoader}
+   * alone.
    */
   public static AgentClassFiles of(URL agentCode, ClassLoader agentLoader) {
-    return new AgentClassFiles(
-        agentCode == null ? agentLoader : new CodeFirst(agentCode, agentLoader));
+    Path path = localPath(agentCode);
+    if (path == null) {
+      return new AgentClassFiles(agentLoader);
+    }
+    if (Files.isDirectory(path)) {
+      return new AgentClassFiles(new CodeFirst(agentCode, null, path, agentLoader));
+    }
+    try {
+      // Versioned as the agent's loader reads it (the jar is multi-release). A jar file of its
+      // own: closing it leaves the JVM's copy, which the agent's loader reads, open.
+      JarFile jar = new JarFile(path.toFile(), false, ZipFile.OPEN_READ, Runtime.version());
+      return new AgentClassFiles(new CodeFirst(agentCode, jar, null, agentLoader));
+    } catch (IOException | RuntimeException e) {
+      return new AgentClassFiles(agentLoader);
+    }
   }
 
-  /** Resources from one location, then from a fallback loader; nothing from a parent. */
-  private static final class CodeFirst extends URLClassLoader {
+  private static Path localPath(URL code) {
+    if (code == null || !"file".equals(code.getProtocol())) {
+      return null;
+    }
+    try {
+      return Path.of(code.toURI());
+    } catch (URISyntaxException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /** Resources from the agent's jar or directory, then from a fallback loader; no parent. */
+  private static final class CodeFirst extends ClassLoader {
 
     static {
       registerAsParallelCapable();
     }
 
+    private final URL code;
+    private final JarFile jar;
+    private final Path directory;
     private final ClassLoader fallback;
 
-    CodeFirst(URL code, ClassLoader fallback) {
-      super(new URL[] {code}, null);
+    CodeFirst(URL code, JarFile jar, Path directory, ClassLoader fallback) {
+      super("faultline-agent-class-files", null);
+      this.code = code;
+      this.jar = jar;
+      this.directory = directory;
       this.fallback = fallback;
     }
 
@@ -54,25 +93,48 @@ public final class AgentClassFiles implements AutoCloseable {
       return own != null ? own : fallback.getResource(name);
     }
 
-    /**
-     * Reads through a jar file of the stream's own. {@code URLClassLoader}'s read would use the
-     * JVM's shared copy of the agent jar (the one every {@code jar:} URL of it reads, the
-     * application class loader's among them) and close it in {@link #close()}: a read of the agent
-     * jar on another thread at that moment failed with {@code ZipFile closed} (the agent's JNA jar,
-     * and with it TCP_INFO, in one start of many).
-     */
     @Override
-    public InputStream getResourceAsStream(String name) {
-      URL url = getResource(name);
-      if (url == null) {
+    protected URL findResource(String name) {
+      try {
+        if (jar != null) {
+          JarEntry entry = jar.getJarEntry(name);
+          return entry == null ? null : new URL("jar:" + code + "!/" + entry.getName());
+        }
+        Path file = ownFile(name);
+        return file == null ? null : file.toUri().toURL();
+      } catch (MalformedURLException | RuntimeException e) {
         return null;
       }
+    }
+
+    @Override
+    public InputStream getResourceAsStream(String name) {
+      InputStream own = openOwn(name);
+      return own != null ? own : fallback.getResourceAsStream(name);
+    }
+
+    private InputStream openOwn(String name) {
       try {
-        URLConnection connection = url.openConnection();
-        connection.setUseCaches(false);
-        return connection.getInputStream();
-      } catch (IOException e) {
+        if (jar != null) {
+          JarEntry entry = jar.getJarEntry(name);
+          return entry == null ? null : jar.getInputStream(entry);
+        }
+        Path file = ownFile(name);
+        return file == null ? null : Files.newInputStream(file);
+      } catch (IOException | RuntimeException e) {
         return null;
+      }
+    }
+
+    /** The file under the directory that {@code name} names, or null. */
+    private Path ownFile(String name) {
+      Path file = directory.resolve(name).normalize();
+      return file.startsWith(directory) && Files.isRegularFile(file) ? file : null;
+    }
+
+    void closeJar() throws IOException {
+      if (jar != null) {
+        jar.close();
       }
     }
   }
@@ -89,7 +151,7 @@ public final class AgentClassFiles implements AutoCloseable {
       return;
     }
     try {
-      own.close();
+      own.closeJar();
     } catch (IOException e) {
       // a read-only jar that will not close leaks one descriptor; nothing else to do
     }

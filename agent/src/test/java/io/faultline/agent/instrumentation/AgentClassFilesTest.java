@@ -37,6 +37,40 @@ class AgentClassFilesTest {
   }
 
   @Test
+  void readsTheAgentsJarFirstThenTheAgentsLoader() throws IOException {
+    Path jar = agentCode.resolve("agent.jar");
+    try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
+      out.putNextEntry(new JarEntry("io/faultline/agent/A.class"));
+      out.write("agent's copy".getBytes(StandardCharsets.UTF_8));
+    }
+    write(elsewhere, "io/faultline/agent/A.class", "class path copy");
+    write(elsewhere, "com/example/ExtensionAdvice.class", "extension");
+    try (URLClassLoader agentLoader = new URLClassLoader(new URL[] {url(elsewhere)}, null);
+        AgentClassFiles files = AgentClassFiles.of(jar.toUri().toURL(), agentLoader)) {
+
+      assertThat(read(files, "io/faultline/agent/A.class")).isEqualTo("agent's copy");
+      assertThat(read(files, "com/example/ExtensionAdvice.class")).isEqualTo("extension");
+      assertThat(files.loader().getResource("io/faultline/agent/A.class"))
+          .hasToString("jar:" + jar.toUri().toURL() + "!/io/faultline/agent/A.class");
+      assertThat(files.loader().getResourceAsStream("com/example/Missing.class")).isNull();
+    }
+  }
+
+  @Test
+  void aNameOutsideTheAgentsDirectoryIsNotReadFromIt() throws IOException {
+    write(elsewhere, "secret.txt", "outside");
+    Path code = agentCode.resolve("classes");
+    Files.createDirectories(code);
+    try (URLClassLoader agentLoader = new URLClassLoader(new URL[0], null);
+        AgentClassFiles files = AgentClassFiles.of(url(code), agentLoader)) {
+
+      String escape = "../../" + elsewhere.getFileName() + "/secret.txt";
+      assertThat(files.loader().getResourceAsStream(escape)).isNull();
+      assertThat(files.loader().getResource(escape)).isNull();
+    }
+  }
+
+  @Test
   void withoutAKnownLocationReadsThroughTheAgentsLoader() throws IOException {
     write(elsewhere, "io/faultline/agent/A.class", "class path copy");
     try (URLClassLoader agentLoader = new URLClassLoader(new URL[] {url(elsewhere)}, null);
