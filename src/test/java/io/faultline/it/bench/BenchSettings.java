@@ -1,7 +1,7 @@
 package io.faultline.it.bench;
 
 /**
- * The sizes of one benchmark run: {@code full} (the published numbers, 55-90 min on 2 cores; Kafka
+ * The sizes of one benchmark run: {@code full} (the published numbers, 70-110 min on 2 cores; Kafka
  * runs of several seconds each after a warm-up, so JIT compilation is not the measurement) or
  * {@code quick} (a few minutes, to try the harness). Chosen with {@code -Dfaultline.bench}.
  *
@@ -21,6 +21,12 @@ package io.faultline.it.bench;
  *
  * <p>{@code memoryRounds}: the memory part's variants alternate in this many rounds, a fresh child
  * each ({@link ConnectionMemoryBenchmark}).
+ *
+ * <p>{@code jooqRounds}, {@code startupRuns}: 15 in {@code full}. A jOOQ row's rounds spread by
+ * several percent and a start-up row's by a few hundred milliseconds, more than those rows' margins
+ * to their goals; with 9, a row's median crossed its goal from one run of the same agent to the
+ * next. Each round is about a minute of the run, so these two get the extra rounds; the Kafka
+ * workloads' rounds are several minutes each.
  *
  * <p>{@code consumerPasses}: the consumer's measurement reads its prepared topic of {@code
  * consumerRecords} records this many times over, for a window of several seconds from a topic that
@@ -64,7 +70,7 @@ record BenchSettings(
     return switch (mode) {
       case "full" ->
           new BenchSettings(
-              "full", 5, 6, 2_000_000, 480_000, 15_000, 3_000_000, 5, 512, 9, 5, 9, 1000, 3, 100,
+              "full", 5, 6, 2_000_000, 480_000, 15_000, 3_000_000, 5, 512, 15, 5, 15, 1000, 3, 100,
               60, 30);
       case "quick" ->
           new BenchSettings(

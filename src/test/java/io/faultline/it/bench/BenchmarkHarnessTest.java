@@ -172,6 +172,40 @@ class BenchmarkHarnessTest {
   }
 
   @Test
+  void aGoalHeldAgainstTheMedianOfRoundsShowsHowFarItsRoundsSpread(@TempDir Path docs)
+      throws Exception {
+    List<StartupBenchmark.Figures> base = List.of(bootCpu(9000), bootCpu(9400), bootCpu(8800));
+    List<StartupBenchmark.Figures> agent = List.of(bootCpu(9600), bootCpu(9450), bootCpu(9720));
+    List<StartupBenchmark.Figures> differences = StartupBenchmark.Figures.differences(agent, base);
+    List<StartupBenchmark.Result> startup =
+        List.of(
+            new StartupBenchmark.Result(
+                "Faultline, endpoint on",
+                StartupBenchmark.Figures.medians(agent),
+                StartupBenchmark.Figures.medians(differences),
+                differences));
+
+    String report = new BenchmarkReport(measurements(startup), docs).render();
+
+    // Differences +600, +50, +920: the median misses the goal, one round met it.
+    assertThat(report)
+        .contains(
+            "| Spring Boot start-up added CPU | ≤ 500 ms | +600 ms (rounds +50 to +920) |"
+                + " **MISSED** |")
+        .contains("the lowest and the highest round follow it");
+  }
+
+  @Test
+  void aSingleRoundHasNoSpreadToShow() {
+    assertThat(Stats.roundsRange(new double[] {0.98}, "%.3f")).isEmpty();
+    assertThat(Stats.roundsRange(new double[] {1.02, 0.951, 0.99}, "%.3f"))
+        .isEqualTo("rounds 0.951 to 1.020");
+    assertThat(Stats.withNotes("0.990", "rounds 0.951 to 1.020", "", "÷ no agent 1.010"))
+        .isEqualTo("0.990 (rounds 0.951 to 1.020; ÷ no agent 1.010)");
+    assertThat(Stats.withNotes("0.990", "")).isEqualTo("0.990");
+  }
+
+  @Test
   void anAddedStartUpFigureIsTheMedianOfTheDifferencesRoundByRound() {
     List<StartupBenchmark.Figures> base =
         List.of(libraryCpu(900), libraryCpu(1500), libraryCpu(1000));
@@ -187,6 +221,10 @@ class BenchmarkHarnessTest {
     assertThatThrownBy(() -> StartupBenchmark.Figures.addedTo(agent, base.subList(0, 2)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("pair them by round");
+  }
+
+  private static StartupBenchmark.Figures bootCpu(double millis) {
+    return new StartupBenchmark.Figures(0, 0, 0, 0, 0, 0, millis);
   }
 
   private static StartupBenchmark.Figures libraryCpu(double millis) {
@@ -469,7 +507,9 @@ class BenchmarkHarnessTest {
     assertThat(report)
         .contains("| 2 | agent | 168.0 | 152.0 | 0 | 0.00 |")
         .contains("median of the rounds): 13.0 MiB; rounds 12.0, 21.0, 13.0 MiB; live objects 12.0")
-        .contains("| agent heap with 100 producers connected | ≤ 16 MiB | 13.0 MiB | met |");
+        .contains(
+            "| agent heap with 100 producers connected | ≤ 16 MiB | 13.0 MiB (rounds 12.0 to 21.0)"
+                + " | met |");
   }
 
   private static ConnectionMemoryBenchmark.Result memory(String variant, long heap, long live) {

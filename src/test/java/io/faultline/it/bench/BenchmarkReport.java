@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Turns the measurements into the generated part of {@code docs/benchmarks.md} and its PNG charts
@@ -68,6 +69,9 @@ final class BenchmarkReport {
             m.settings().mode(),
             m.minutes()));
     b.append(m.machine()).append('\n');
+    b.append(
+        "Where a figure is the median of rounds, the lowest and the highest round follow it: how"
+            + " far this run's rounds spread around the figure that is held against the goal.\n\n");
     b.append("| goal | target | measured | |\n|---|---|---|---|\n");
     for (String[] g : goals) {
       b.append("| ").append(String.join(" | ", g)).append(" |\n");
@@ -83,10 +87,14 @@ final class BenchmarkReport {
 
   /**
    * A goal on what an agent adds at start, at most {@code limitMillis}: below zero it is the runs'
-   * spread (an agent cannot make a start quicker), so neither met nor missed.
+   * spread (an agent cannot make a start quicker), so neither met nor missed. {@code rounds}: the
+   * differences of each round, whose median {@code addedMillis} is.
    */
-  private void addedGoal(String what, double addedMillis, double limitMillis) {
-    String measured = String.format(Locale.ROOT, "%+.0f ms", addedMillis);
+  private void addedGoal(String what, double addedMillis, double[] rounds, double limitMillis) {
+    String measured =
+        Stats.withNotes(
+            String.format(Locale.ROOT, "%+.0f ms", addedMillis),
+            Stats.roundsRange(rounds, "%+.0f"));
     String target = String.format(Locale.ROOT, "≤ %.0f ms", limitMillis);
     if (addedMillis < 0) {
       goals.add(new String[] {what, target, measured, "no reading"});
@@ -202,19 +210,28 @@ final class BenchmarkReport {
       goal(
           s.name() + ": throughput with Faultline",
           String.format(Locale.ROOT, "≥ %.2f × %s", minThroughput, baseName),
-          fmt3(tb) + alsoToNoAgent(againstReference, ft),
+          Stats.withNotes(
+              fmt3(tb),
+              roundsOf(s, base, PerfResult::recordsPerSecond),
+              alsoToNoAgent(againstReference, ft)),
           tb >= minThroughput);
       goal(
           s.name() + ": p99 with Faultline",
           String.format(Locale.ROOT, "≤ %.2f × %s", ClientPerfBenchmark.MAX_P99_RATIO, baseName),
-          fmt3(pb) + alsoToNoAgent(againstReference, fp),
+          Stats.withNotes(
+              fmt3(pb),
+              roundsOf(s, base, p -> Math.max(1, p.p99())),
+              alsoToNoAgent(againstReference, fp)),
           pb <= ClientPerfBenchmark.MAX_P99_RATIO);
       // Overhead is the CPU an agent adds per record: a capped run's throughput is the cap for
       // every variant, so a throughput ratio there cannot tell the agents apart.
       goal(
           s.name() + ": CPU per record with Faultline, steady state",
           String.format(Locale.ROOT, "≤ %.2f × %s", ClientPerfBenchmark.MAX_CPU_RATIO, baseName),
-          fmt3(cb) + alsoToNoAgent(againstReference, fc),
+          Stats.withNotes(
+              fmt3(cb),
+              roundsOf(s, base, PerfResult::cpuNanosPerRecord),
+              alsoToNoAgent(againstReference, fc)),
           cb <= ClientPerfBenchmark.MAX_CPU_RATIO);
       goal(
           s.name() + ": overhead below OpenTelemetry's",
@@ -251,8 +268,13 @@ final class BenchmarkReport {
     return b.toString();
   }
 
+  /** The range of Faultline's per-round ratios to {@code base} of {@code measure}. */
+  private static String roundsOf(Series s, Variant base, ToDoubleFunction<PerfResult> measure) {
+    return Stats.roundsRange(s.ratios(Variant.FAULTLINE, base, measure), "%.3f");
+  }
+
   private static String alsoToNoAgent(boolean againstReference, double toNoAgent) {
-    return againstReference ? " (÷ no agent " + fmt3(toNoAgent) + ")" : "";
+    return againstReference ? "÷ no agent " + fmt3(toNoAgent) : "";
   }
 
   private String jmh() {
@@ -405,6 +427,7 @@ final class BenchmarkReport {
     List<String> cats = new ArrayList<>();
     List<double[]> bars = new ArrayList<>();
     double worstRatio = Double.MAX_VALUE;
+    double[] worstRounds = new double[0];
     double worstExtra = 0;
     for (String workload : List.of("flat", "nested")) {
       for (int threads : new int[] {1, 8}) {
@@ -412,11 +435,11 @@ final class BenchmarkReport {
         List<Run> guarded = m.jooq().get(new Key(workload, threads, JooqTpsBenchmark.GUARDED));
         double bareTps = Stats.median(bare.stream().mapToDouble(Run::tps).toArray());
         double guardedTps = Stats.median(guarded.stream().mapToDouble(Run::tps).toArray());
-        double ratio =
-            Stats.median(
-                java.util.stream.IntStream.range(0, bare.size())
-                    .mapToDouble(r -> guarded.get(r).tps() / bare.get(r).tps())
-                    .toArray());
+        double[] rounds =
+            java.util.stream.IntStream.range(0, bare.size())
+                .mapToDouble(r -> guarded.get(r).tps() / bare.get(r).tps())
+                .toArray();
+        double ratio = Stats.median(rounds);
         double bareSt = Stats.median(bare.stream().mapToDouble(Run::statementsPerTx).toArray());
         double guardedSt =
             Stats.median(guarded.stream().mapToDouble(Run::statementsPerTx).toArray());
@@ -424,7 +447,10 @@ final class BenchmarkReport {
             Stats.median(bare.stream().mapToDouble(Run::clientCpuMicrosPerTx).toArray());
         double guardedCpu =
             Stats.median(guarded.stream().mapToDouble(Run::clientCpuMicrosPerTx).toArray());
-        worstRatio = Math.min(worstRatio, ratio);
+        if (ratio < worstRatio) {
+          worstRatio = ratio;
+          worstRounds = rounds;
+        }
         worstExtra = Math.max(worstExtra, guardedSt - bareSt);
         b.append(
             String.format(
@@ -480,7 +506,7 @@ final class BenchmarkReport {
     goal(
         "jooq-guard TPS (worst of the four)",
         "≥ 0.99 × bare",
-        fmt3(worstRatio),
+        Stats.withNotes(fmt3(worstRatio), Stats.roundsRange(worstRounds, "%.3f")),
         worstRatio >= 0.99);
     if (m.statementsCounted()) {
       goal(
@@ -538,7 +564,11 @@ final class BenchmarkReport {
       cats.add(r.variant());
       values[0][i++] = median.wallMillis();
       if (r.variant().startsWith("Faultline,")) {
-        addedGoal("start-up added (" + r.variant() + ")", added.wallMillis(), 300);
+        addedGoal(
+            "start-up added (" + r.variant() + ")",
+            added.wallMillis(),
+            StartupBenchmark.Figures.each(r.addedRounds(), StartupBenchmark.Figures::wallMillis),
+            300);
       }
     }
     b.append('\n');
@@ -573,8 +603,15 @@ final class BenchmarkReport {
         addedGoal(
             "library start-up added wall (kafka-clients, jOOQ, HikariCP)",
             added.libraryMainMillis(),
+            StartupBenchmark.Figures.each(
+                r.addedRounds(), StartupBenchmark.Figures::libraryMainMillis),
             300);
-        addedGoal("library start-up added CPU", added.libraryCpuMillis(), 500);
+        addedGoal(
+            "library start-up added CPU",
+            added.libraryCpuMillis(),
+            StartupBenchmark.Figures.each(
+                r.addedRounds(), StartupBenchmark.Figures::libraryCpuMillis),
+            500);
       }
     }
     b.append('\n');
@@ -606,8 +643,14 @@ final class BenchmarkReport {
         addedGoal(
             "Spring Boot start-up added wall (Kafka, jOOQ, HikariCP service)",
             added.bootReadyMillis(),
+            StartupBenchmark.Figures.each(
+                r.addedRounds(), StartupBenchmark.Figures::bootReadyMillis),
             300);
-        addedGoal("Spring Boot start-up added CPU", added.bootCpuMillis(), 500);
+        addedGoal(
+            "Spring Boot start-up added CPU",
+            added.bootCpuMillis(),
+            StartupBenchmark.Figures.each(r.addedRounds(), StartupBenchmark.Figures::bootCpuMillis),
+            500);
       }
     }
     b.append('\n');
@@ -677,7 +720,11 @@ final class BenchmarkReport {
     goal(
         "agent heap with " + m.settings().connections() + " producers connected",
         "≤ 16 MiB",
-        String.format(Locale.ROOT, "%.1f MiB", added),
+        Stats.withNotes(
+            String.format(Locale.ROOT, "%.1f MiB", added),
+            Stats.roundsRange(
+                m.memory().addedBytes().stream().mapToDouble(v -> v / 1048576.0).toArray(),
+                "%.1f")),
         added <= 16);
     return b.toString();
   }

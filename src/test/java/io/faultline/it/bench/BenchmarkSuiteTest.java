@@ -34,9 +34,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @RequiresDocker("pg_stat_statements is preloaded only in the container image")
 class BenchmarkSuiteTest {
 
-  /** The full benchmark takes 55-90 minutes on two cores: far beyond the suite's default. */
+  /** The full benchmark takes 70-110 minutes on two cores: far beyond the suite's default. */
   @Test
-  @Timeout(value = 120, unit = TimeUnit.MINUTES)
+  @Timeout(value = 150, unit = TimeUnit.MINUTES)
   void runAllAndWriteTheReport(KafkaCluster kafka, PostgresServer postgres) throws Exception {
     long started = Long.getLong("faultline.bench.started", System.currentTimeMillis() / 1000);
     String load = System.getProperty("faultline.bench.loadavg", MachineDescription.loadNow());

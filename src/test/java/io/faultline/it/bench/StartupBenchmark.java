@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 /**
  * What an agent adds to a hello-world {@code main}: wall time from process start to exit, and (a
@@ -72,6 +73,11 @@ final class StartupBenchmark {
      * sides of a difference, where a difference of two medians takes it whole.
      */
     static Figures addedTo(List<Figures> runs, List<Figures> base) {
+      return medians(differences(runs, base));
+    }
+
+    /** Each round's figures less {@code base}'s in the same round, in round order. */
+    static List<Figures> differences(List<Figures> runs, List<Figures> base) {
       if (runs.size() != base.size()) {
         throw new IllegalArgumentException(
             runs.size() + " runs against " + base.size() + " of the base: pair them by round");
@@ -86,15 +92,27 @@ final class StartupBenchmark {
         }
         differences.add(of(difference));
       }
-      return medians(differences);
+      return differences;
+    }
+
+    /** {@code figure} of each of {@code runs}, in order. */
+    static double[] each(List<Figures> runs, ToDoubleFunction<Figures> figure) {
+      return runs.stream().mapToDouble(figure).toArray();
     }
   }
 
   /**
-   * One variant: the medians of its runs, and what it added to no agent, the median of the
-   * differences round by round ({@link Figures#addedTo}).
+   * One variant: the medians of its runs, what it added to no agent, the median of the differences
+   * round by round ({@link Figures#addedTo}), and those differences ({@code addedRounds}, in round
+   * order), which show how far the rounds spread around that median.
    */
-  record Result(String variant, Figures median, Figures added) {}
+  record Result(String variant, Figures median, Figures added, List<Figures> addedRounds) {
+
+    /** A variant measured in one round, or whose rounds are not at hand. */
+    Result(String variant, Figures median, Figures added) {
+      this(variant, median, added, List.of(added));
+    }
+  }
 
   private final BenchSettings settings;
 
@@ -181,7 +199,9 @@ final class StartupBenchmark {
     List<Result> results = new ArrayList<>();
     List<Figures> base = runs.get("no agent");
     for (String v : variants.keySet()) {
-      Result r = new Result(v, Figures.medians(runs.get(v)), Figures.addedTo(runs.get(v), base));
+      List<Figures> differences = Figures.differences(runs.get(v), base);
+      Result r =
+          new Result(v, Figures.medians(runs.get(v)), Figures.medians(differences), differences);
       System.out.println("bench: start-up " + r);
       results.add(r);
     }

@@ -1,6 +1,8 @@
 package io.faultline.it.bench;
 
 import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 
 /** Medians and percentiles of measured values. */
 final class Stats {
@@ -25,5 +27,27 @@ final class Stats {
       return Double.NaN;
     }
     return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  }
+
+  /**
+   * How far the rounds behind a median spread: {@code "rounds <lowest> to <highest>"}, each end in
+   * {@code format}; empty for fewer than two rounds, where there is no spread to show.
+   */
+  static String roundsRange(double[] rounds, String format) {
+    if (rounds.length < 2) {
+      return "";
+    }
+    double lowest = Arrays.stream(rounds).min().getAsDouble();
+    double highest = Arrays.stream(rounds).max().getAsDouble();
+    return "rounds "
+        + String.format(Locale.ROOT, format, lowest)
+        + " to "
+        + String.format(Locale.ROOT, format, highest);
+  }
+
+  /** {@code value}, then the notes that are not empty in one parenthesis: {@code "v (a; b)"}. */
+  static String withNotes(String value, String... notes) {
+    List<String> present = Arrays.stream(notes).filter(n -> !n.isEmpty()).toList();
+    return present.isEmpty() ? value : value + " (" + String.join("; ", present) + ")";
   }
 }
