@@ -132,11 +132,11 @@ class BenchmarkHarnessTest {
         new StartupBenchmark.Figures(400, 2e6, 900, 1500, 1510, 5000, 9000);
     List<StartupBenchmark.Result> startup =
         List.of(
-            new StartupBenchmark.Result("no agent", none, zeroes()),
+            new StartupBenchmark.Result("no agent", none, List.of(zeroes())),
             new StartupBenchmark.Result(
                 "Faultline, endpoint on",
                 new StartupBenchmark.Figures(600, 4e6, 1100, 1900, 2110, 5250, 9700),
-                new StartupBenchmark.Figures(200, 2e6, 200, 400, 600, 250, 700)));
+                List.of(new StartupBenchmark.Figures(200, 2e6, 200, 400, 600, 250, 700))));
 
     String report = new BenchmarkReport(measurements(startup), docs).render();
 
@@ -156,11 +156,11 @@ class BenchmarkHarnessTest {
             new StartupBenchmark.Result(
                 "no agent",
                 new StartupBenchmark.Figures(400, 2e6, 900, 1500, 1510, 7500, 14500),
-                zeroes()),
+                List.of(zeroes())),
             new StartupBenchmark.Result(
                 "Faultline, endpoint on",
                 new StartupBenchmark.Figures(600, 4e6, 1100, 1900, 2110, 7350, 14200),
-                new StartupBenchmark.Figures(200, 2e6, 200, 400, 600, -150, -300)));
+                List.of(new StartupBenchmark.Figures(200, 2e6, 200, 400, 600, -150, -300))));
 
     String report = new BenchmarkReport(measurements(startup), docs).render();
 
@@ -176,14 +176,12 @@ class BenchmarkHarnessTest {
       throws Exception {
     List<StartupBenchmark.Figures> base = List.of(bootCpu(9000), bootCpu(9400), bootCpu(8800));
     List<StartupBenchmark.Figures> agent = List.of(bootCpu(9600), bootCpu(9450), bootCpu(9720));
-    List<StartupBenchmark.Figures> differences = StartupBenchmark.Figures.differences(agent, base);
     List<StartupBenchmark.Result> startup =
         List.of(
             new StartupBenchmark.Result(
                 "Faultline, endpoint on",
                 StartupBenchmark.Figures.medians(agent),
-                StartupBenchmark.Figures.medians(differences),
-                differences));
+                StartupBenchmark.Figures.differences(agent, base)));
 
     String report = new BenchmarkReport(measurements(startup), docs).render();
 
@@ -213,12 +211,17 @@ class BenchmarkHarnessTest {
     List<StartupBenchmark.Figures> agent =
         List.of(libraryCpu(1000), libraryCpu(1400), libraryCpu(1200));
 
-    StartupBenchmark.Figures added = StartupBenchmark.Figures.addedTo(agent, base);
+    StartupBenchmark.Figures added =
+        new StartupBenchmark.Result(
+                "agent",
+                StartupBenchmark.Figures.medians(agent),
+                StartupBenchmark.Figures.differences(agent, base))
+            .added();
 
     // Differences +100, -100, +200: their median, where the medians' difference would be +200.
     assertThat(added.libraryCpuMillis()).isEqualTo(100);
     assertThat(StartupBenchmark.Figures.medians(agent).libraryCpuMillis()).isEqualTo(1200);
-    assertThatThrownBy(() -> StartupBenchmark.Figures.addedTo(agent, base.subList(0, 2)))
+    assertThatThrownBy(() -> StartupBenchmark.Figures.differences(agent, base.subList(0, 2)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("pair them by round");
   }

@@ -67,15 +67,6 @@ final class StartupBenchmark {
       return of(medians);
     }
 
-    /**
-     * Each figure's median over the rounds of its difference to {@code base}'s run in the same
-     * round: the variants run interleaved, so a slower stretch of the host counts against both
-     * sides of a difference, where a difference of two medians takes it whole.
-     */
-    static Figures addedTo(List<Figures> runs, List<Figures> base) {
-      return medians(differences(runs, base));
-    }
-
     /** Each round's figures less {@code base}'s in the same round, in round order. */
     static List<Figures> differences(List<Figures> runs, List<Figures> base) {
       if (runs.size() != base.size()) {
@@ -102,15 +93,18 @@ final class StartupBenchmark {
   }
 
   /**
-   * One variant: the medians of its runs, what it added to no agent, the median of the differences
-   * round by round ({@link Figures#addedTo}), and those differences ({@code addedRounds}, in round
-   * order), which show how far the rounds spread around that median.
+   * One variant: the medians of its runs, and its differences to no agent round by round ({@link
+   * Figures#differences}, in round order), which show how far the rounds spread.
    */
-  record Result(String variant, Figures median, Figures added, List<Figures> addedRounds) {
+  record Result(String variant, Figures median, List<Figures> addedRounds) {
 
-    /** A variant measured in one round, or whose rounds are not at hand. */
-    Result(String variant, Figures median, Figures added) {
-      this(variant, median, added, List.of(added));
+    /**
+     * What the variant added to no agent: each figure's median over the rounds' differences. The
+     * variants run interleaved, so a slower stretch of the host counts against both sides of a
+     * difference, where a difference of two medians takes it whole.
+     */
+    Figures added() {
+      return Figures.medians(addedRounds);
     }
   }
 
@@ -199,10 +193,9 @@ final class StartupBenchmark {
     List<Result> results = new ArrayList<>();
     List<Figures> base = runs.get("no agent");
     for (String v : variants.keySet()) {
-      List<Figures> differences = Figures.differences(runs.get(v), base);
       Result r =
-          new Result(v, Figures.medians(runs.get(v)), Figures.medians(differences), differences);
-      System.out.println("bench: start-up " + r);
+          new Result(v, Figures.medians(runs.get(v)), Figures.differences(runs.get(v), base));
+      System.out.println("bench: start-up " + r + " added=" + r.added());
       results.add(r);
     }
     return results;
