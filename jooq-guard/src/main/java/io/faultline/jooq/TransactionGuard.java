@@ -56,6 +56,8 @@ public final class TransactionGuard {
   private final SavepointAccounting savepointAccounting;
   private final TransactionTimeouts timeouts;
   private final GuardExecuteListener listener;
+  private final StatementHooks statements;
+  private final TransactionConnections connections = new TransactionConnections();
 
   TransactionGuard(
       NestingPolicy policy,
@@ -80,7 +82,8 @@ public final class TransactionGuard {
     this.savepointAccounting =
         new SavepointAccounting(metrics, rowLocks, reporter, subtransactionLimit);
     this.timeouts = new TransactionTimeouts(timeouts, metrics, literals);
-    this.listener = new GuardExecuteListener(this.timeouts, rowLocks, errors);
+    this.statements = new StatementHooks(this.timeouts, rowLocks, errors);
+    this.listener = new GuardExecuteListener(statements, this.timeouts, errors);
     if (registry != null) {
       metrics.bindWhenReady(registry, meterTags);
     }
@@ -149,6 +152,17 @@ public final class TransactionGuard {
     return begin ? providerCall(here) : false;
   }
 
+  /**
+   * The statements of a top level just begun report to the guard: from its connection where the
+   * provider lets the guard hand it out (jOOQ's {@code DefaultTransactionProvider}), else through
+   * the guard's execute listener.
+   */
+  private void observeStatements(Configuration configuration, Ledger ledger) {
+    if (!connections.observe(configuration, ledger, statements)) {
+      listener.installOn(configuration);
+    }
+  }
+
   /** Marks this thread inside a guarded provider's call to its delegate; returns true. */
   private static boolean providerCall(Ledgers here) {
     here.providerCall(true);
@@ -173,8 +187,12 @@ public final class TransactionGuard {
         return;
       }
       if (level.kind() == LevelKind.TOP) {
-        listener.installOn(ctx.configuration());
-        timeouts.apply(ctx, ledger);
+        try {
+          timeouts.apply(ctx, ledger);
+        } finally {
+          // After apply: the settings it sends are not the application's statements.
+          observeStatements(ctx.configuration(), ledger);
+        }
       } else if (level.kind() == LevelKind.SAVEPOINT) {
         savepointAccounting.created(ledger, level, false);
       }
@@ -200,6 +218,7 @@ public final class TransactionGuard {
     return switch (level.kind()) {
       case FLATTENED, REFUSED -> false;
       case TOP -> {
+        connections.restore(ctx.configuration());
         timeouts.beforeCommit(ledger, level);
         if (ledger.failedFlattenedSite() != null) {
           level.markCommitFailed();
@@ -258,6 +277,7 @@ public final class TransactionGuard {
       case SAVEPOINT -> !level.beginFailed() && providerCall(here);
       case TOP -> {
         try {
+          connections.restore(ctx.configuration());
           timeouts.rollingBack(ledger);
         } catch (RuntimeException e) {
           errors.record(e);
