@@ -509,10 +509,13 @@ public final class TransactionGuard {
 
   /**
    * The listener that tracks row locks, the running statement (for the deadline) and translates
-   * timeouts. Guarded transactions get it automatically: {@link #beginExit} adds it to the
-   * transaction's configuration. Add it to your own configuration only when statements run on
-   * another one, e.g. {@code ThreadLocalTransactionProvider}'s {@code dsl.transaction(() -> ...)}
-   * lambdas (see {@link GuardedThreadLocalTransactionProvider}).
+   * timeouts. Guarded transactions need nothing added: {@link #beginExit} hands a {@code
+   * DefaultTransactionProvider}'s transaction a connection whose statements report to the guard,
+   * and adds this listener to any other transaction's configuration. Add it to your own
+   * configuration only when statements run on another one, e.g. {@code
+   * ThreadLocalTransactionProvider}'s {@code dsl.transaction(() -> ...)} lambdas (see {@link
+   * GuardedThreadLocalTransactionProvider}); on a transaction whose connection reports, it counts
+   * nothing twice.
    */
   public ExecuteListenerProvider executeListenerProvider() {
     return listener.provider();
