@@ -9,25 +9,23 @@ import org.jooq.ExecuteListenerProvider;
 import org.jooq.impl.DefaultExecuteListenerProvider;
 
 /**
- * The guard's view of statements through jOOQ's listener: which one runs (for the deadline's
- * watchdog), which ones lock rows (for the MultiXact pattern), and timeouts to translate. Installed
- * on a guarded top-level transaction's configuration when its connection cannot be observed ({@link
- * TransactionConnections}), and by applications on configurations whose statements run outside the
- * transaction's (the thread-local provider's, Spring's).
+ * The guard's view of statements: which one runs (for the deadline's watchdog), which ones lock
+ * rows (for the MultiXact pattern), and timeouts to translate. Installed on every guarded top-level
+ * transaction's configuration.
  */
 final class GuardExecuteListener implements ExecuteListener {
 
   private static final long serialVersionUID = 1L;
 
-  private final StatementHooks statements;
   private final TransactionTimeouts timeouts;
+  private final RowLockDetector rowLocks;
   private final GuardInternalErrors errors;
   private final ExecuteListenerProvider provider = new DefaultExecuteListenerProvider(this);
 
   GuardExecuteListener(
-      StatementHooks statements, TransactionTimeouts timeouts, GuardInternalErrors errors) {
-    this.statements = statements;
+      TransactionTimeouts timeouts, RowLockDetector rowLocks, GuardInternalErrors errors) {
     this.timeouts = timeouts;
+    this.rowLocks = rowLocks;
     this.errors = errors;
   }
 
@@ -55,19 +53,26 @@ final class GuardExecuteListener implements ExecuteListener {
     if (ledger == null) {
       return;
     }
-    statements.starting(ledger, ctx.sql(), ctx.statement());
+    ledger.statementStarted();
+    timeouts.beforeStatement(ledger);
+    try {
+      timeouts.statementStarted(ledger, ctx.statement());
+      rowLocks.statement(ledger, ctx.sql());
+    } catch (RuntimeException e) {
+      errors.record(e);
+    }
   }
 
   @Override
   public void executeEnd(ExecuteContext ctx) {
-    if (!statements.tracksStatements()) {
+    if (!timeouts.tracksStatements()) {
       // Found after the round trip, the ledger's lookup missed the caches: the costliest step of
       // the guard per statement, and only a watchdog needs it.
       return;
     }
     Ledger ledger = ledgerOf(ctx);
     if (ledger != null) {
-      statements.ended(ledger);
+      timeouts.statementEnded(ledger);
     }
   }
 
@@ -78,7 +83,7 @@ final class GuardExecuteListener implements ExecuteListener {
       return;
     }
     try {
-      statements.ended(ledger);
+      timeouts.statementEnded(ledger);
       if (!ledger.managed()) {
         // A managed transaction's timeouts are its manager's, not the guard's to explain.
         timeouts.translate(ctx, ledger);
@@ -90,9 +95,7 @@ final class GuardExecuteListener implements ExecuteListener {
 
   private Ledger ledgerOf(ExecuteContext ctx) {
     try {
-      Ledger ledger = Ledgers.onThisThread().ofStatement(ctx.configuration());
-      // Its connection reports its statements already (TransactionConnections).
-      return ledger == null || ledger.statementsObserved() ? null : ledger;
+      return Ledgers.onThisThread().ofStatement(ctx.configuration());
     } catch (RuntimeException e) {
       errors.record(e);
       return null;

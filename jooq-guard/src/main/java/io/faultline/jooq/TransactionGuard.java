@@ -56,8 +56,6 @@ public final class TransactionGuard {
   private final SavepointAccounting savepointAccounting;
   private final TransactionTimeouts timeouts;
   private final GuardExecuteListener listener;
-  private final StatementHooks statements;
-  private final TransactionConnections connections = new TransactionConnections();
 
   TransactionGuard(
       NestingPolicy policy,
@@ -82,8 +80,7 @@ public final class TransactionGuard {
     this.savepointAccounting =
         new SavepointAccounting(metrics, rowLocks, reporter, subtransactionLimit);
     this.timeouts = new TransactionTimeouts(timeouts, metrics, literals);
-    this.statements = new StatementHooks(this.timeouts, rowLocks, errors);
-    this.listener = new GuardExecuteListener(statements, this.timeouts, errors);
+    this.listener = new GuardExecuteListener(this.timeouts, rowLocks, errors);
     if (registry != null) {
       metrics.bindWhenReady(registry, meterTags);
     }
@@ -152,17 +149,6 @@ public final class TransactionGuard {
     return begin ? providerCall(here) : false;
   }
 
-  /**
-   * The statements of a top level just begun report to the guard: from its connection where the
-   * provider lets the guard hand it out (jOOQ's {@code DefaultTransactionProvider}), else through
-   * the guard's execute listener.
-   */
-  private void observeStatements(Configuration configuration, Ledger ledger) {
-    if (!connections.observe(configuration, ledger, statements)) {
-      listener.installOn(configuration);
-    }
-  }
-
   /** Marks this thread inside a guarded provider's call to its delegate; returns true. */
   private static boolean providerCall(Ledgers here) {
     here.providerCall(true);
@@ -187,12 +173,8 @@ public final class TransactionGuard {
         return;
       }
       if (level.kind() == LevelKind.TOP) {
-        try {
-          timeouts.apply(ctx, ledger);
-        } finally {
-          // After apply: the settings it sends are not the application's statements.
-          observeStatements(ctx.configuration(), ledger);
-        }
+        listener.installOn(ctx.configuration());
+        timeouts.apply(ctx, ledger);
       } else if (level.kind() == LevelKind.SAVEPOINT) {
         savepointAccounting.created(ledger, level, false);
       }
@@ -218,7 +200,6 @@ public final class TransactionGuard {
     return switch (level.kind()) {
       case FLATTENED, REFUSED -> false;
       case TOP -> {
-        connections.restore(ctx.configuration());
         timeouts.beforeCommit(ledger, level);
         if (ledger.failedFlattenedSite() != null) {
           level.markCommitFailed();
@@ -277,7 +258,6 @@ public final class TransactionGuard {
       case SAVEPOINT -> !level.beginFailed() && providerCall(here);
       case TOP -> {
         try {
-          connections.restore(ctx.configuration());
           timeouts.rollingBack(ledger);
         } catch (RuntimeException e) {
           errors.record(e);
@@ -509,13 +489,10 @@ public final class TransactionGuard {
 
   /**
    * The listener that tracks row locks, the running statement (for the deadline) and translates
-   * timeouts. Guarded transactions need nothing added: {@link #beginExit} hands a {@code
-   * DefaultTransactionProvider}'s transaction a connection whose statements report to the guard,
-   * and adds this listener to any other transaction's configuration. Add it to your own
-   * configuration only when statements run on another one, e.g. {@code
-   * ThreadLocalTransactionProvider}'s {@code dsl.transaction(() -> ...)} lambdas (see {@link
-   * GuardedThreadLocalTransactionProvider}); on a transaction whose connection reports, it counts
-   * nothing twice.
+   * timeouts. Guarded transactions get it automatically: {@link #beginExit} adds it to the
+   * transaction's configuration. Add it to your own configuration only when statements run on
+   * another one, e.g. {@code ThreadLocalTransactionProvider}'s {@code dsl.transaction(() -> ...)}
+   * lambdas (see {@link GuardedThreadLocalTransactionProvider}).
    */
   public ExecuteListenerProvider executeListenerProvider() {
     return listener.provider();

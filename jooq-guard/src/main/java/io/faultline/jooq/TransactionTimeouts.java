@@ -20,7 +20,6 @@ import java.time.Duration;
 import org.jooq.ConnectionProvider;
 import org.jooq.ExecuteContext;
 import org.jooq.TransactionContext;
-import org.jooq.exception.DataAccessException;
 
 /**
  * The statement timeout, the transaction deadline and the optional session timeouts of guarded
@@ -177,38 +176,24 @@ final class TransactionTimeouts {
     if (ctx.exception() instanceof TransactionTimeoutException) {
       return;
     }
-    RuntimeException timeout = timeoutOf(ledger, ctx.sqlException(), ctx.sql(), ctx.exception());
-    if (timeout != null) {
-      ctx.exception(timeout);
-    }
-  }
-
-  /**
-   * A statement failed with {@code driver} (null when the driver threw none): counts a timeout, and
-   * returns the clear exception to throw instead, or null to keep the statement's own.
-   *
-   * @param sql the statement as sent
-   * @param jooq jOOQ's exception for it, when there is one yet
-   */
-  RuntimeException timeoutOf(Ledger ledger, SQLException driver, String sql, Throwable jooq) {
-    String state = driver == null ? null : driver.getSQLState();
-    String message = driver == null || driver.getMessage() == null ? "" : driver.getMessage();
+    SQLException sql = ctx.sqlException();
+    String state = sql == null ? null : sql.getSQLState();
+    String message = sql == null || sql.getMessage() == null ? "" : sql.getMessage();
     if (ledger.deadlineExpired() || "25P04".equals(state)) {
       countDeadline(ledger);
-      return new TransactionTimeoutException(
-          ledger.topCallSite().toString(), ledger.deadlineTimeout(), cause(driver, sql, jooq));
+      ctx.exception(
+          new TransactionTimeoutException(
+              ledger.topCallSite().toString(), ledger.deadlineTimeout(), cause(ctx)));
     } else if ("57014".equals(state) && message.contains("statement timeout")) {
       metrics.statementTimedOut();
       Duration set = ledger.statementTimeout();
       record("statement", ledger, set);
-      String shown = sql == null ? null : SqlText.shown(sql, literals, STATEMENT_CHARS);
-      return new StatementTimeoutException(
-          shown, set.isZero() ? null : set, cause(driver, sql, jooq));
+      String shown = ctx.sql() == null ? null : SqlText.shown(ctx.sql(), literals, STATEMENT_CHARS);
+      ctx.exception(new StatementTimeoutException(shown, set.isZero() ? null : set, cause(ctx)));
     } else if ("55P03".equals(state) && message.contains("lock timeout")) {
       metrics.lockTimedOut();
       record("lock", ledger, settings.lock());
     }
-    return null;
   }
 
   /** The JDK Flight Recorder event of a timeout, when a recording wants it. */
@@ -224,15 +209,9 @@ final class TransactionTimeouts {
    * rendered it ({@code SQL [...]}, literals included), only under {@link SqlLiterals#KEEP};
    * otherwise the driver's exception under it, which keeps the SQL state and the server's message.
    */
-  private Throwable cause(SQLException driver, String sql, Throwable jooq) {
-    if (literals != SqlLiterals.KEEP && driver != null) {
-      return driver;
-    }
-    if (jooq != null || driver == null) {
-      return jooq;
-    }
-    // Seen on the connection, before jOOQ made its exception: the same, made here.
-    return new DataAccessException("SQL [" + sql + "]; " + driver.getMessage(), driver);
+  private Throwable cause(ExecuteContext ctx) {
+    SQLException driver = ctx.sqlException();
+    return literals == SqlLiterals.KEEP || driver == null ? ctx.exception() : driver;
   }
 
   /**

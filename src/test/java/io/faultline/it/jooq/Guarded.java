@@ -7,8 +7,6 @@ import java.time.Duration;
 import java.util.UUID;
 import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
-import org.jooq.Configuration;
-import org.jooq.ConnectionProvider;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
@@ -31,30 +29,18 @@ final class Guarded {
 
   static Guarded on(
       DataSource dataSource, UnaryOperator<GuardedTransactionProvider.Builder> settings) {
-    return on(new DataSourceConnectionProvider(dataSource), false, settings);
-  }
-
-  /**
-   * {@code listenerToo}: the guard's execute listener on the configuration as well, as the Spring
-   * Boot starter and thread-local users put it there.
-   */
-  static Guarded on(
-      ConnectionProvider connections,
-      boolean listenerToo,
-      UnaryOperator<GuardedTransactionProvider.Builder> settings) {
     Findings findings = new Findings(Duration.ZERO, Clock.systemUTC(), System.getLogger("it"));
+    DataSourceConnectionProvider connections = new DataSourceConnectionProvider(dataSource);
     GuardedTransactionProvider provider =
         settings
             .apply(
                 GuardedTransactionProvider.wrap(new DefaultTransactionProvider(connections))
                     .findings(findings))
             .build();
-    Configuration configuration =
-        new DefaultConfiguration().set(SQLDialect.POSTGRES).set(connections).set(provider);
-    if (listenerToo) {
-      configuration.set(provider.guard().executeListenerProvider());
-    }
-    return new Guarded(provider, DSL.using(configuration), findings);
+    DSLContext dsl =
+        DSL.using(
+            new DefaultConfiguration().set(SQLDialect.POSTGRES).set(connections).set(provider));
+    return new Guarded(provider, dsl, findings);
   }
 
   static String table(String prefix) {

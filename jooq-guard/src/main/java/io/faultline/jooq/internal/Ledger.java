@@ -39,7 +39,6 @@ public final class Ledger {
   private Connection connection;
   private boolean settingsSent;
   private boolean closed;
-  private boolean statementsObserved;
   // The running thread's slot in the guard's counts (GuardMetrics), looked up once per transaction.
   private ThreadCounts.Slot countsSlot;
 
@@ -71,19 +70,6 @@ public final class Ledger {
   /** Its transaction ended: the ledger is in no configuration and on no thread's stack any more. */
   public void close() {
     closed = true;
-  }
-
-  /**
-   * Whether the transaction's statements report to the guard from its connection, so that an
-   * execute listener must not count them again.
-   */
-  public boolean statementsObserved() {
-    return statementsObserved;
-  }
-
-  /** See {@link #statementsObserved()}. */
-  public void statementsObserved(boolean observed) {
-    statementsObserved = observed;
   }
 
   /** Whether {@link #close} was called (on the thread that closed it, at least). */
