@@ -70,7 +70,9 @@ public final class KafkaConfigKeys implements ConfigKeyCatalog {
               + " most this often on average (bursts of 50 wakes at 500 µs allowed). Every wake"
               + " costs CPU while requests are outstanding (docs/benchmarks.md has the measured"
               + " cost). Lower it to trade delivery resolution for CPU: a request answered before"
-              + " the throttled sampler looks is reported in response_incl_delivery. 2000 never"
+              + " the throttled sampler looks is reported in response_incl_delivery, and one whose"
+              + " acknowledgement came between two looks is placed between the last look and the"
+              + " response, or reported there when that is long next to its wait. 2000 never"
               + " throttles; below 1 counts as 1.");
 
   /** Pre-broker time above which a node counts as transmit-bound. */

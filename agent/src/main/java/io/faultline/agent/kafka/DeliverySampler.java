@@ -12,16 +12,17 @@ import java.util.concurrent.locks.LockSupport;
  * Watches, while a send is outstanding, when the broker's TCP acknowledges the bytes a client
  * handed to its socket: one daemon thread reads {@code tcpi_bytes_acked} of the connections that
  * wait for delivery about every {@value #PERIOD_MICROS} µs and records each change with its time in
- * the connection's {@link Probe}. A connection is read only once its oldest unacknowledged send is
- * due ({@link #watch}: {@code kafka.phases.delivery-after} after it completed): on a healthy
- * connection the response comes first and the probe is stopped before the thread ever reads it. A
- * stopped probe stays in the thread's set while its connection is busy and leaves after a quiet
- * second, or at once when the connection closes ({@link #forget}). The client's own I/O thread
- * drains the probe into its phase tracker at its next event, so the tracker stays on that thread as
- * kafka-guard requires. Idle (no connection waiting) the thread is parked and costs nothing; while
- * requests come and go it looks in at the {@link LookInPace}, slower while every request is
- * answered in time; under sustained slow traffic its {@link WakeBudget} bounds how often it wakes
- * ({@code kafka.phases.delivery-wakes-per-second}).
+ * the connection's {@link Probe}, and the latest look that found none (a request it found
+ * unacknowledged was delivered after it). A connection is read only once its oldest unacknowledged
+ * send is due ({@link #watch}: {@code kafka.phases.delivery-after} after it completed): on a
+ * healthy connection the response comes first and the probe is stopped before the thread ever reads
+ * it. A stopped probe stays in the thread's set while its connection is busy and leaves after a
+ * quiet second, or at once when the connection closes ({@link #forget}). The client's own I/O
+ * thread drains the probe into its phase tracker at its next event, so the tracker stays on that
+ * thread as kafka-guard requires. Idle (no connection waiting) the thread is parked and costs
+ * nothing; while requests come and go it looks in at the {@link LookInPace}, slower while every
+ * request is answered in time; under sustained slow traffic its {@link WakeBudget} bounds how often
+ * it wakes ({@code kafka.phases.delivery-wakes-per-second}).
  *
  * <p>A client whose {@code Selector.poll} is woven looks in itself: its thread's poll ends when the
  * first waiting send becomes due ({@link Probe#firstLookDue}) and, if that send is still
@@ -61,6 +62,8 @@ final class DeliverySampler {
     // request's events, and most find nothing recorded since the last.
     private volatile boolean pending;
     private long lastAcked = -1;
+    // The latest look that found lastAcked unchanged since the last change recorded, or NOT_STILL.
+    private long stillAt = NOT_STILL;
     // When the sampler should first read it, or NOTHING_DUE while no send waits: set by the
     // client's thread, read by the sampler.
     private volatile long dueAt = NOTHING_DUE;
@@ -134,8 +137,12 @@ final class DeliverySampler {
 
     synchronized void record(long bytesAcked, long nanos) {
       if (bytesAcked == lastAcked) {
+        // No change, but a later bound: a request still unacknowledged now was delivered after.
+        stillAt = nanos;
+        pending = true;
         return;
       }
+      stillAt = NOT_STILL;
       lastAcked = bytesAcked;
       if (count == acked.length) {
         if (count < CAPACITY) {
@@ -155,17 +162,24 @@ final class DeliverySampler {
     }
 
     /**
-     * Whether changes were recorded since the last drain. Without the lock: a change recorded just
-     * after a false answer is drained at the next event, with the time it was seen.
+     * Whether looks were recorded since the last drain. Without the lock: a look recorded just
+     * after a false answer is drained at the next event, with the time it was made.
      */
-    boolean hasChanges() {
+    boolean hasLooks() {
       return pending;
     }
 
-    /** Hands the recorded changes, oldest first, to {@code sink} and forgets them. */
+    /**
+     * Hands the recorded changes, oldest first, then the latest look that found no change since, to
+     * {@code sink} and forgets them.
+     */
     synchronized void drain(Sink sink) {
       for (int i = 0; i < count; i++) {
         sink.sample(acked[i], at[i]);
+      }
+      if (stillAt != NOT_STILL) {
+        sink.sample(lastAcked, stillAt);
+        stillAt = NOT_STILL;
       }
       count = 0;
       pending = false;
@@ -194,6 +208,8 @@ final class DeliverySampler {
   private static final long NOTHING_DUE = Long.MIN_VALUE;
 
   private static final long NOT_QUIET = Long.MIN_VALUE;
+
+  private static final long NOT_STILL = Long.MIN_VALUE;
 
   /** {@link #lookIn}'s answer when no probe has had a send waiting for a while: park for good. */
   private static final long PARK_UNTIL_WATCHED = Long.MIN_VALUE;

@@ -229,7 +229,7 @@ public final class KafkaClient {
       removeProbe(node);
       return null;
     }
-    if (probe.hasChanges()) {
+    if (probe.hasLooks()) {
       probe.drain(tracker::tcpSample);
     }
     return probe;

@@ -7,7 +7,8 @@ package io.faultline.agent.kafka;
  * unbounded 500 µs period is 8 % of a core under constant traffic; the budget bounds that while a
  * client sending now and then keeps the full resolution. Requests answered before a throttled
  * sampler looks are reported with their delivery merged into the response phase, never with a wrong
- * split.
+ * split; one acknowledged between two looks is placed between the last and its response, within an
+ * eighth of its delivery, or merged ({@code ConnectionPhaseTracker}).
  *
  * <p>Used by the sampler thread alone.
  */

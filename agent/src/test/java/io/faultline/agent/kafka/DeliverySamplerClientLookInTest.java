@@ -78,7 +78,7 @@ class DeliverySamplerClientLookInTest {
     Thread.sleep(300);
 
     assertThat(reader.reads).as("one look, no following").hasValue(1);
-    assertThat(probe.hasChanges()).as("the acknowledgement recorded for the client").isTrue();
+    assertThat(probe.hasLooks()).as("the acknowledgement recorded for the client").isTrue();
     sampler.stop(probe);
   }
 

@@ -15,17 +15,30 @@ class DeliverySamplerProbeTest {
   }
 
   @Test
-  void keepsEveryChangeUpToItsCapacityInOrderAndRepeatsOnce() {
+  void keepsEveryChangeUpToItsCapacityInOrderThenTheLatestLookWithoutOne() {
     var probe = new DeliverySampler.Probe(3);
     for (int i = 1; i <= 40; i++) {
       probe.record(i * 100L, i);
-      probe.record(i * 100L, i + 1_000); // no change: not recorded
+      probe.record(i * 100L, i + 1_000); // no change: kept only until the next change
+      probe.record(i * 100L, i + 2_000);
     }
     List<long[]> drained = drain(probe);
-    assertThat(drained).hasSize(40);
+    assertThat(drained).hasSize(41);
     for (int i = 0; i < 40; i++) {
       assertThat(drained.get(i)).containsExactly((i + 1) * 100L, i + 1);
     }
+    assertThat(drained.get(40)).containsExactly(4000, 2040);
+    assertThat(drain(probe)).isEmpty();
+  }
+
+  @Test
+  void aLookWithoutAChangeIsDrainedOnceAsTheLatestBound() {
+    var probe = new DeliverySampler.Probe(3);
+    probe.record(100, 1);
+    drain(probe);
+    probe.record(100, 5);
+    probe.record(100, 9);
+    assertThat(drain(probe)).containsExactly(new long[] {100, 9});
     assertThat(drain(probe)).isEmpty();
   }
 
@@ -42,16 +55,16 @@ class DeliverySamplerProbeTest {
   }
 
   @Test
-  void saysWhetherAChangeWaitsToBeDrained() {
+  void saysWhetherALookWaitsToBeDrained() {
     var probe = new DeliverySampler.Probe(3);
-    assertThat(probe.hasChanges()).isFalse();
+    assertThat(probe.hasLooks()).isFalse();
     probe.record(100, 1);
-    assertThat(probe.hasChanges()).isTrue();
+    assertThat(probe.hasLooks()).isTrue();
     drain(probe);
-    assertThat(probe.hasChanges()).isFalse();
-    probe.record(100, 2); // the same bytes acknowledged: no change
-    assertThat(probe.hasChanges()).isFalse();
-    probe.record(200, 3);
-    assertThat(probe.hasChanges()).isTrue();
+    assertThat(probe.hasLooks()).isFalse();
+    probe.record(100, 2); // the same bytes acknowledged: a later bound, drained too
+    assertThat(probe.hasLooks()).isTrue();
+    drain(probe);
+    assertThat(probe.hasLooks()).isFalse();
   }
 }

@@ -60,6 +60,11 @@ public final class ConnectionPhaseTracker {
   private long responding; // oldest sent request whose response has not completed
   private long tail; // next request
 
+  // The latest TCP_INFO sample: when it was read and how far it found the stream acknowledged. A
+  // request it found unacknowledged was delivered after it.
+  private long lookAt = UNSET;
+  private long lookAcked;
+
   private long streamOffset = SYN_OCTETS; // sequence space of the completed sends
   // Sequence space of every byte written so far, a send's part included: read by another thread.
   private volatile long wireOffset = SYN_OCTETS;
@@ -229,12 +234,16 @@ public final class ConnectionPhaseTracker {
   }
 
   /**
-   * A TCP_INFO sample of this connection taken while a send was outstanding.
+   * A TCP_INFO sample of this connection taken while a send was outstanding, including one that
+   * found the count unchanged since the last: a request it found unacknowledged was delivered after
+   * it.
    *
    * @param bytesAcked {@code tcpi_bytes_acked}
    * @param nowNanos when it was read
    */
   public void tcpSample(long bytesAcked, long nowNanos) {
+    lookAt = nowNanos;
+    lookAcked = bytesAcked;
     while (delivering < sending) {
       int i = (int) (delivering & mask);
       if (streamEnd[i] > bytesAcked) {
@@ -264,6 +273,9 @@ public final class ConnectionPhaseTracker {
     int i = (int) (r & mask);
     if (responseStart[i] == UNSET) {
       responseStart[i] = nowNanos;
+      if (acked[i] == UNSET) {
+        acked[i] = deliveredBetweenLooks(i, nowNanos);
+      }
     }
     // The broker answers only once it has the whole request: nothing before it awaits delivery.
     if (delivering <= r) {
@@ -314,6 +326,9 @@ public final class ConnectionPhaseTracker {
     long delivered = acked[i];
     long delivery;
     long response;
+    if (delivered == UNSET && responseStart[i] == UNSET) {
+      delivered = deliveredBetweenLooks(i, start);
+    }
     if (delivered != UNSET && delivered <= start) {
       delivery = delivered - sent;
       response = start - delivered;
@@ -338,6 +353,25 @@ public final class ConnectionPhaseTracker {
   }
 
   /**
+   * When request {@code i}, whose acknowledgement no sample saw before its response started at
+   * {@code start}, was delivered, or {@link #UNSET}; asked when the response starts, before a later
+   * sample replaces the last one. The last sample that found it unacknowledged bounds it: the
+   * delivery came between that sample and the response. A sampler that looks less often under
+   * sustained slow traffic (its wake budget) can miss an acknowledgement that the response follows
+   * closely, after a hold of seconds most of all; the middle of that interval places it to within
+   * half its length, and is taken only where that is at most an eighth of the delivery's known
+   * part, the wait until the sample. Otherwise the delivery stays merged.
+   */
+  private long deliveredBetweenLooks(int i, long start) {
+    long sent = lastWrite[i];
+    if (lookAt == UNSET || lookAt <= sent || lookAt > start || lookAcked >= streamEnd[i]) {
+      return UNSET;
+    }
+    long between = start - lookAt;
+    return between <= (lookAt - sent) / 4 ? lookAt + between / 2 : UNSET;
+  }
+
+  /**
    * The connection closed: everything in flight is forgotten, the byte count starts over and the
    * next connection's delivery is observable again unless the tracker was made without it ({@link
    * #deliveryUnobservable} was about the closed one).
@@ -347,6 +381,7 @@ public final class ConnectionPhaseTracker {
     head = sending = delivering = responding = tail;
     streamOffset = SYN_OCTETS;
     wireOffset = SYN_OCTETS;
+    lookAt = UNSET;
     recordsOnWire = false;
     deliveryObservable = observableAtOpen;
   }

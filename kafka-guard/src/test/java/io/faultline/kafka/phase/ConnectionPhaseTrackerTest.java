@@ -99,6 +99,68 @@ class ConnectionPhaseTrackerTest {
   }
 
   @Test
+  void aHoldTheSamplerSawEndIsPlacedBetweenItsLastLookAndTheResponse() {
+    // Held 3 s before the broker had it; a throttled sampler's last look, 4 ms before the
+    // response, still found it unacknowledged: the acknowledgement came in those 4 ms.
+    var tracker = new ConnectionPhaseTracker(recorder, true);
+    tracker.requestCreated(1, (short) 0, true, 0);
+    tracker.sendCompleted(100, 1_000_000);
+    tracker.tcpSample(1, 6_000_000);
+    tracker.tcpSample(1, 3_001_000_000L); // no change: a later bound
+    tracker.responseStarted(3_005_000_000L);
+    tracker.responseCompleted(1, 3_005_100_000L);
+
+    assertThat(recorded)
+        .containsExactly(new Rec((short) 0, 1_000_000, 0, 3_002_000_000L, 2_000_000, 100_000));
+  }
+
+  @Test
+  void aLastLookLongBeforeTheResponseLeavesDeliveryMerged() {
+    // A quarter of the wait before the look is as far as the response may follow it.
+    var tracker = new ConnectionPhaseTracker(recorder, true);
+    tracker.requestCreated(1, (short) 0, true, 0);
+    tracker.sendCompleted(100, 0);
+    tracker.tcpSample(1, 8_000);
+    tracker.responseStarted(10_001);
+    tracker.responseCompleted(1, 10_001);
+    tracker.requestCreated(2, (short) 0, true, 20_000);
+    tracker.sendCompleted(100, 20_000);
+    tracker.tcpSample(101, 28_000);
+    tracker.responseStarted(30_000);
+    tracker.responseCompleted(2, 30_000);
+
+    assertThat(recorded)
+        .containsExactly(
+            new Rec((short) 0, 0, 0, -1, 10_001, 0), new Rec((short) 0, 0, 0, 9_000, 1_000, 0));
+  }
+
+  @Test
+  void aLookBeforeTheSendOrAfterTheResponseStartedBoundsNothing() {
+    var tracker = new ConnectionPhaseTracker(recorder, true);
+    tracker.tcpSample(1, 5_000); // before the send completed
+    tracker.requestCreated(1, (short) 0, true, 6_000);
+    tracker.sendCompleted(100, 6_000);
+    tracker.responseStarted(6_100);
+    tracker.tcpSample(1, 6_200); // the response has started: too late
+    tracker.responseCompleted(1, 6_300);
+
+    assertThat(recorded).containsExactly(new Rec((short) 0, 0, 0, -1, 100, 200));
+  }
+
+  @Test
+  void theBoundTakenWhenTheResponseStartedStandsAfterLaterLooks() {
+    var tracker = new ConnectionPhaseTracker(recorder, true);
+    tracker.requestCreated(1, (short) 0, true, 0);
+    tracker.sendCompleted(100, 0);
+    tracker.tcpSample(1, 100_000);
+    tracker.responseStarted(100_400);
+    tracker.tcpSample(101, 100_500); // seen acknowledged only after the response started
+    tracker.responseCompleted(1, 100_600);
+
+    assertThat(recorded).containsExactly(new Rec((short) 0, 0, 0, 100_200, 200, 200));
+  }
+
+  @Test
   void matchesPipelinedRequestsInOrderAndDeliveryByStreamOffset() {
     var tracker = new ConnectionPhaseTracker(recorder, true);
     tracker.requestCreated(1, (short) 0, true, 0);
