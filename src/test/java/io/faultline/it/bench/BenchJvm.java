@@ -60,14 +60,22 @@ final class BenchJvm {
   /**
    * The JVM options that attach {@code variant}, Faultline with every feature on; {@code
    * -Dfaultline.bench.agent-args=kafka.phases=off,...} adds agent arguments, to find which feature
-   * costs what (the published run uses none).
+   * costs what (the published run uses none). {@code -Dfaultline.bench.reference.agent-args} gives
+   * the reference build its own instead: with this build's jar as the reference, one feature's cost
+   * is read in the same rounds as the whole agent's.
    */
   static List<String> agentOptions(Variant variant) {
     return switch (variant) {
       case NO_AGENT -> List.of();
-      case FAULTLINE -> faultlineOptions(faultlineAgent());
-      // The same arguments: an earlier build warns of a key it does not know, and runs.
-      case REFERENCE -> faultlineOptions(referenceAgent());
+      case FAULTLINE ->
+          faultlineOptions(faultlineAgent(), extraAgentArgs("faultline.bench.agent-args"));
+      // The same arguments unless told: an earlier build warns of a key it does not know, and runs.
+      case REFERENCE ->
+          faultlineOptions(
+              referenceAgent(),
+              System.getProperty("faultline.bench.reference.agent-args") == null
+                  ? extraAgentArgs("faultline.bench.agent-args")
+                  : extraAgentArgs("faultline.bench.reference.agent-args"));
       case OTEL ->
           List.of(
               "-javaagent:" + otelAgent(),
@@ -84,17 +92,13 @@ final class BenchJvm {
     };
   }
 
-  private static List<String> faultlineOptions(Path agent) {
+  private static List<String> faultlineOptions(Path agent, String extraArgs) {
     return List.of(
-        "-javaagent:"
-            + agent
-            + "=kafka.recycle=on,prometheus.port="
-            + freePort()
-            + extraAgentArgs());
+        "-javaagent:" + agent + "=kafka.recycle=on,prometheus.port=" + freePort() + extraArgs);
   }
 
-  private static String extraAgentArgs() {
-    String extra = System.getProperty("faultline.bench.agent-args", "").strip();
+  private static String extraAgentArgs(String property) {
+    String extra = System.getProperty(property, "").strip();
     return extra.isEmpty() ? "" : "," + extra;
   }
 

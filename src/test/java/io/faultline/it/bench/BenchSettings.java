@@ -66,6 +66,45 @@ record BenchSettings(
     return Math.max(warmup(cappedRecords), cappedThroughput * cappedWarmupSeconds);
   }
 
+  /**
+   * This mode's settings with {@code rounds} Kafka rounds in place of its own: {@code
+   * -Dfaultline.bench.client-rounds}, to look closer at one workload's spread.
+   */
+  BenchSettings withClientRounds(int rounds) {
+    return new BenchSettings(
+        mode,
+        rounds,
+        clientTurns,
+        producerRecords,
+        cappedRecords,
+        cappedThroughput,
+        consumerRecords,
+        consumerPasses,
+        recordSize,
+        jooqRounds,
+        jooqSeconds,
+        startupRuns,
+        connections,
+        memoryRounds,
+        warmupPercent,
+        warmupMaxSeconds,
+        cappedWarmupSeconds);
+  }
+
+  /** {@code -Dfaultline.bench.client-rounds}'s value, read as a number of rounds. */
+  static int rounds(String value) {
+    try {
+      int rounds = Integer.parseInt(value.strip());
+      if (rounds >= 1) {
+        return rounds;
+      }
+    } catch (NumberFormatException notANumber) {
+      // the message below names it
+    }
+    throw new IllegalArgumentException(
+        "-Dfaultline.bench.client-rounds=" + value + " is not a number of rounds; give 1 or more");
+  }
+
   static BenchSettings of(String mode) {
     return switch (mode) {
       case "full" ->

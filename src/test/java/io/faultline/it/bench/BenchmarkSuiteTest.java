@@ -27,7 +27,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * whose JSON it reads from {@code faultline.bench.jmh.dir}). {@code -Dfaultline.bench.only=jooq} (a
  * comma-separated list of parts: startup, clients, jooq, memory, reference) runs only those parts
  * and prints their results instead of writing the report; {@code reference} is this build's agent
- * against an earlier build's ({@code ./benchmarks against <revision>}).
+ * against an earlier build's ({@code ./benchmarks against <revision>}). {@code
+ * -Dfaultline.bench.client-rounds=12} runs the Kafka workloads in that many rounds.
  */
 @ExtendWith(RealServers.class)
 @EnabledIfSystemProperty(named = "faultline.bench", matches = "full|quick")
@@ -41,6 +42,10 @@ class BenchmarkSuiteTest {
     long started = Long.getLong("faultline.bench.started", System.currentTimeMillis() / 1000);
     String load = System.getProperty("faultline.bench.loadavg", MachineDescription.loadNow());
     BenchSettings settings = BenchSettings.of(System.getProperty("faultline.bench"));
+    String clientRounds = System.getProperty("faultline.bench.client-rounds");
+    if (clientRounds != null) {
+      settings = settings.withClientRounds(BenchSettings.rounds(clientRounds));
+    }
     String date =
         ZonedDateTime.now(ZoneOffset.UTC)
             .format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));

@@ -1,5 +1,6 @@
 package io.faultline.it.bench;
 
+import com.sun.management.OperatingSystemMXBean;
 import com.zaxxer.hikari.HikariDataSource;
 import io.faultline.core.finding.Findings;
 import io.faultline.it.servers.PostgresServer;
@@ -25,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.ToDoubleFunction;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
 import org.jooq.TransactionProvider;
@@ -59,12 +61,16 @@ final class JooqTpsBenchmark {
 
   /**
    * One measured run: committed transactions per second, the worker threads' CPU per committed
-   * transaction (the client side: jOOQ, the provider, pgjdbc, HikariCP), and server statements per
-   * transaction.
+   * transaction (the client side: jOOQ, the provider, pgjdbc, HikariCP), this JVM's CPU per
+   * transaction (the workers', its collector's and compilers' too), PostgreSQL's processes' CPU per
+   * transaction, the share of the host's CPU left idle, and server statements per transaction.
    */
   record Run(
       double tps,
       double clientCpuMicrosPerTx,
+      double processCpuMicrosPerTx,
+      double serverCpuMicrosPerTx,
+      double idleShare,
       double statementsPerTx,
       Map<String, Long> statements) {}
 
@@ -82,9 +88,16 @@ final class JooqTpsBenchmark {
 
   /**
    * What one provider got of a measured window: transactions committed, wall time in its slices,
-   * its workers' CPU time in them.
+   * its workers' CPU time in them, this JVM's, PostgreSQL's processes', and the host's idle time
+   * (all CPUs') in them.
    */
-  private record Share(long committed, long nanos, long cpuNanos) {}
+  private record Share(
+      long committed,
+      long nanos,
+      long cpuNanos,
+      long processCpuNanos,
+      long serverCpuNanos,
+      long idleNanos) {}
 
   /** How long one provider has the workers before the other takes over. */
   static final Duration SLICE = Duration.ofMillis(200);
@@ -92,6 +105,11 @@ final class JooqTpsBenchmark {
   private static final int ROWS = 10_000;
 
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+  private static final OperatingSystemMXBean PROCESS =
+      (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+  private static final int CPUS = Runtime.getRuntime().availableProcessors();
 
   private final PostgresServer postgres;
   private final BenchSettings settings;
@@ -193,18 +211,27 @@ final class JooqTpsBenchmark {
         }
         System.out.printf(
             Locale.ROOT,
-            "bench: jooq %s %d thread(s): bare %.0f TPS %.1f µs CPU/tx, guarded %.0f TPS %.1f µs"
-                + " CPU/tx (medians); guarded/bare per round%s; median %.3f%n",
+            "bench: jooq %s %d thread(s): bare %.0f TPS %.1f µs CPU/tx (JVM %.1f, PostgreSQL"
+                + " %.1f), guarded %.0f TPS %.1f µs CPU/tx (JVM %.1f, PostgreSQL %.1f) (medians);"
+                + " guarded/bare per round%s; median %.3f%n",
             workload,
             threads,
-            Stats.median(bare.stream().mapToDouble(Run::tps).toArray()),
-            Stats.median(bare.stream().mapToDouble(Run::clientCpuMicrosPerTx).toArray()),
-            Stats.median(guarded.stream().mapToDouble(Run::tps).toArray()),
-            Stats.median(guarded.stream().mapToDouble(Run::clientCpuMicrosPerTx).toArray()),
+            median(bare, Run::tps),
+            median(bare, Run::clientCpuMicrosPerTx),
+            median(bare, Run::processCpuMicrosPerTx),
+            median(bare, Run::serverCpuMicrosPerTx),
+            median(guarded, Run::tps),
+            median(guarded, Run::clientCpuMicrosPerTx),
+            median(guarded, Run::processCpuMicrosPerTx),
+            median(guarded, Run::serverCpuMicrosPerTx),
             perRound,
             Stats.median(ratios));
       }
     }
+  }
+
+  private static double median(List<Run> runs, ToDoubleFunction<Run> value) {
+    return Stats.median(runs.stream().mapToDouble(value).toArray());
   }
 
   private HikariDataSource pool(String provider) {
@@ -265,6 +292,9 @@ final class JooqTpsBenchmark {
           new Run(
               committed / (share.nanos() / 1e9),
               share.cpuNanos() / 1e3 / committed,
+              share.processCpuNanos() / 1e3 / committed,
+              share.serverCpuNanos() / 1e3 / committed,
+              share.idleNanos() / (share.nanos() * (double) CPUS),
               statementsCounted ? (double) total / counted.get(provider).committed() : Double.NaN,
               statements));
     }
@@ -319,8 +349,15 @@ final class JooqTpsBenchmark {
     started.await();
     long[] nanos = new long[2];
     long[] cpu = new long[2];
+    long[] processCpu = new long[2];
+    long[] serverCpu = new long[2];
+    long[] idle = new long[2];
+    ProcessesCpu server = ProcessesCpu.named("postgres");
     int slices = (int) Math.max(1, perProvider.toNanos() / SLICE.toNanos());
     long cpuBefore = cpuNanos(workers);
+    long processBefore = PROCESS.getProcessCpuTime();
+    long serverBefore = server.nanos();
+    long idleBefore = HostIdle.nanos();
     for (int i = 0; i < 2 * slices; i++) {
       int slot = i % 2;
       long from = System.nanoTime();
@@ -330,6 +367,15 @@ final class JooqTpsBenchmark {
       long cpuNow = cpuNanos(workers);
       cpu[slot] += cpuNow - cpuBefore;
       cpuBefore = cpuNow;
+      long processNow = PROCESS.getProcessCpuTime();
+      processCpu[slot] += processNow - processBefore;
+      processBefore = processNow;
+      long serverNow = server.nanos();
+      serverCpu[slot] += serverNow - serverBefore;
+      serverBefore = serverNow;
+      long idleNow = HostIdle.nanos();
+      idle[slot] += idleNow - idleBefore;
+      idleBefore = idleNow;
     }
     stop.set(true);
     for (Thread w : workers) {
@@ -340,7 +386,15 @@ final class JooqTpsBenchmark {
     }
     Map<String, Share> result = new LinkedHashMap<>();
     for (int slot = 0; slot < 2; slot++) {
-      result.put(order.get(slot), new Share(committed[slot].sum(), nanos[slot], cpu[slot]));
+      result.put(
+          order.get(slot),
+          new Share(
+              committed[slot].sum(),
+              nanos[slot],
+              cpu[slot],
+              processCpu[slot],
+              serverCpu[slot],
+              idle[slot]));
     }
     return result;
   }
