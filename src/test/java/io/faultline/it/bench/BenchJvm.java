@@ -156,6 +156,35 @@ final class BenchJvm {
     return command;
   }
 
+  /**
+   * More JVM options for the Kafka workloads' children, from {@code
+   * -Dfaultline.bench.child-options} (space-separated), to look inside a run: {@code
+   * -XX:+UnlockDiagnosticVMOptions -XX:+PrintCompilation -XX:+LogVMOutput -XX:-DisplayVMOutput
+   * -XX:LogFile=<dir>/%p.log -Dbench.turn-marks=true} tells what compiled inside the measured
+   * turns. The published run uses none.
+   */
+  static List<String> childOptions() {
+    String options = System.getProperty("faultline.bench.child-options", "").strip();
+    return options.isEmpty() ? List.of() : List.of(options.split("\\s+"));
+  }
+
+  /**
+   * Writes a child's standard output to {@code name}.txt in {@code -Dfaultline.bench.child-output}
+   * when that names a directory; else does nothing.
+   */
+  static void keepOutput(String name, String stdout) {
+    String dir = System.getProperty("faultline.bench.child-output");
+    if (dir == null) {
+      return;
+    }
+    try {
+      Files.createDirectories(Path.of(dir));
+      Files.writeString(Path.of(dir, name + ".txt"), stdout);
+    } catch (IOException e) {
+      System.out.println("bench: could not keep " + name + "'s output in " + dir + ": " + e);
+    }
+  }
+
   /** The command for {@code java options -jar jar}: an executable jar, as a Boot service runs. */
   static List<String> jarCommand(List<String> options, Path jar) {
     List<String> command = new ArrayList<>();

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.ToDoubleFunction;
@@ -328,6 +329,7 @@ final class ClientPerfBenchmark {
         // (a real service crosses that threshold on its own) that -Xms removes for every variant.
         List<String> options = new ArrayList<>(List.of("-Xms512m", "-Xmx512m"));
         options.addAll(pinning.jvmOptions());
+        options.addAll(BenchJvm.childOptions());
         options.addAll(BenchJvm.agentOptions(variant));
         commands.add(
             pinning.wrap(BenchJvm.command(options, mainClass, turnArgs.toArray(String[]::new))));
@@ -335,6 +337,13 @@ final class ClientPerfBenchmark {
       List<String> outputs = TakingTurns.run(commands, settings.clientTurns(), 300);
       Map<Variant, PerfResult> results = new EnumMap<>(Variant.class);
       for (int i = 0; i < order.size(); i++) {
+        BenchJvm.keepOutput(
+            workload.name().toLowerCase(Locale.ROOT)
+                + "-round"
+                + (round + 1)
+                + "-"
+                + order.get(i).name().toLowerCase(Locale.ROOT),
+            outputs.get(i));
         PerfResult result = PerfResult.parse(outputs.get(i));
         System.out.printf(
             "bench: %s round %d %s: %s%n", name, round + 1, order.get(i).label, result);

@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -77,6 +78,7 @@ final class Turns {
 
   /** The turn's measurement begins, its clock at {@code nanos} ({@link System#nanoTime}). */
   void start(long nanos) {
+    mark("start");
     startNanos = nanos;
     cpuStart = ThreadCpuSnapshot.take();
     open = true;
@@ -90,6 +92,7 @@ final class Turns {
       cpu += now.cpuSince(cpuStart);
       jit += now.jitSince(cpuStart);
       open = false;
+      mark("end");
     }
     if (commands != null) {
       say(DONE);
@@ -110,6 +113,25 @@ final class Turns {
   long jitNanos() {
     return jit;
   }
+
+  /**
+   * With {@code -Dbench.turn-marks=true}: a line with the JVM's uptime in ms, on the clock of
+   * {@code -XX:+PrintCompilation}'s first column, and its pid (the {@code %p} of a {@code
+   * -XX:LogFile}), to tell what compiled inside the turns.
+   */
+  private static void mark(String what) {
+    if (Boolean.getBoolean("bench.turn-marks")) {
+      say(
+          MARK
+              + what
+              + " "
+              + ManagementFactory.getRuntimeMXBean().getUptime()
+              + " pid "
+              + ProcessHandle.current().pid());
+    }
+  }
+
+  static final String MARK = "turns: mark ";
 
   private static void say(String line) {
     System.out.println(line);
