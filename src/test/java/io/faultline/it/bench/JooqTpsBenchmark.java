@@ -348,34 +348,21 @@ final class JooqTpsBenchmark {
     }
     started.await();
     long[] nanos = new long[2];
-    long[] cpu = new long[2];
-    long[] processCpu = new long[2];
-    long[] serverCpu = new long[2];
-    long[] idle = new long[2];
     ProcessesCpu server = ProcessesCpu.named("postgres");
     int slices = (int) Math.max(1, perProvider.toNanos() / SLICE.toNanos());
-    long cpuBefore = cpuNanos(workers);
-    long processBefore = PROCESS.getProcessCpuTime();
-    long serverBefore = server.nanos();
-    long idleBefore = HostIdle.nanos();
+    long[] before = readings(workers, server);
+    long[][] spent = new long[2][before.length];
     for (int i = 0; i < 2 * slices; i++) {
       int slot = i % 2;
       long from = System.nanoTime();
       current.set(slot);
       TimeUnit.NANOSECONDS.sleep(SLICE.toNanos());
       nanos[slot] += System.nanoTime() - from;
-      long cpuNow = cpuNanos(workers);
-      cpu[slot] += cpuNow - cpuBefore;
-      cpuBefore = cpuNow;
-      long processNow = PROCESS.getProcessCpuTime();
-      processCpu[slot] += processNow - processBefore;
-      processBefore = processNow;
-      long serverNow = server.nanos();
-      serverCpu[slot] += serverNow - serverBefore;
-      serverBefore = serverNow;
-      long idleNow = HostIdle.nanos();
-      idle[slot] += idleNow - idleBefore;
-      idleBefore = idleNow;
+      long[] now = readings(workers, server);
+      for (int k = 0; k < now.length; k++) {
+        spent[slot][k] += now[k] - before[k];
+      }
+      before = now;
     }
     stop.set(true);
     for (Thread w : workers) {
@@ -391,12 +378,22 @@ final class JooqTpsBenchmark {
           new Share(
               committed[slot].sum(),
               nanos[slot],
-              cpu[slot],
-              processCpu[slot],
-              serverCpu[slot],
-              idle[slot]));
+              spent[slot][0],
+              spent[slot][1],
+              spent[slot][2],
+              spent[slot][3]));
     }
     return result;
+  }
+
+  /**
+   * What a slice is charged, in ns so far: the workers' CPU, this JVM's, PostgreSQL's processes',
+   * the host's idle time (in {@link Share}'s order).
+   */
+  private static long[] readings(List<Thread> workers, ProcessesCpu server) {
+    return new long[] {
+      cpuNanos(workers), PROCESS.getProcessCpuTime(), server.nanos(), HostIdle.nanos()
+    };
   }
 
   private static long cpuNanos(List<Thread> workers) {
