@@ -296,8 +296,8 @@ final class ClientPerfBenchmark {
                   + (settings.consumerPasses() == 1 ? "once" : settings.consumerPasses() + " times")
                   + ", after "
                   + settings.warmup(settings.consumerRecords())
-                  + " warm-up records and until the JIT is quiet; latency = per poll() that"
-                  + " returned records",
+                  + " warm-up records, until the JIT is quiet and on to the topic's end;"
+                  + " latency = per poll() that returned records",
               ConsumerPerf.class.getName(),
               kafka.bootstrapServers(),
               prepared,

@@ -20,13 +20,13 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * per-record round trip. Run in a child JVM; prints one {@link PerfResult} line. Before the
  * measurement the consumer reads at least {@code warmup} records, going back to the topic's start
  * whenever it reaches the end, and on until the JIT is quiet or {@code warmupMaxSeconds} have
- * passed ({@link Warmup}); then it seeks to the start once more and measures a read of {@code
- * records × passes} records, going back to the start at the end as the warm-up did. The topic must
- * hold {@code records} records. More passes make a longer window of a topic that is quick to
- * prepare: a consumer reads a 3,000,000-record topic in about two seconds, in which one compilation
- * or collection moves its CPU per record by a tenth. With {@code turns}, the measured records go in
- * that many equal turns that {@link TakingTurns} hands out ({@link Turns}); a turn ends with the
- * poll that reaches its share.
+ * passed ({@link Warmup}), and on to the topic's end, where it goes back to the start; from there
+ * it measures a read of {@code records × passes} records, going back to the start at the end as the
+ * warm-up did. The topic must hold {@code records} records. More passes make a longer window of a
+ * topic that is quick to prepare: a consumer reads a 3,000,000-record topic in about two seconds,
+ * in which one compilation or collection moves its CPU per record by a tenth. With {@code turns},
+ * the measured records go in that many equal turns that {@link TakingTurns} hands out ({@link
+ * Turns}); a turn ends with the poll that reaches its share.
  *
  * <p>Arguments: bootstrap topic records [warmup [warmupMaxSeconds [passes [turns]]]]
  */
@@ -61,11 +61,23 @@ public final class ConsumerPerf {
         // The same work per batch as the measurement: a path the warm-up never took would be
         // compiled, and profiles it broke deoptimised, inside the measured window.
         poller.poll(true);
+        turns.rehearse();
+      }
+      // The warm-up ends where it goes back to the topic's start, at its end, so the measurement
+      // starts from there the way each of its passes does. A seek from the middle of the topic
+      // dropped the fetch the consumer had buffered, a path the warm-up never took: the JIT
+      // deoptimised the client's fetch path at the first measured poll and compiled it again
+      // inside the turns, 0.2-0.7 s of the child's one CPU.
+      while (warmup > 0 && !poller.rewound && System.nanoTime() < deadline) {
+        poller.poll(true);
+        turns.rehearse();
       }
       long warmed = poller.records;
       long warmedBytes = poller.bytes;
-      // With no warm-up the group may not have joined yet: auto.offset.reset starts it at 0.
-      consumer.seekToBeginning(consumer.assignment());
+      if (!poller.rewound) {
+        // With no warm-up the group may not have joined yet: auto.offset.reset starts it at 0.
+        consumer.seekToBeginning(consumer.assignment());
+      }
       poller.restart();
       turns.ready();
       ThreadCpu threads = ThreadCpu.startIfAsked();
@@ -89,7 +101,14 @@ public final class ConsumerPerf {
         threads.print();
       }
       // Printed so that the warm-up's reads are used, and the JIT cannot drop them.
-      System.err.println("warm-up read " + warmed + " records, " + warmedBytes + " bytes");
+      System.err.println(
+          "warm-up read "
+              + warmed
+              + " records, "
+              + warmedBytes
+              + " bytes; rehearsed turns read "
+              + turns.rehearsedNanos()
+              + " ns");
       long[] sorted = Arrays.copyOf(poller.latencies, poller.polls);
       Arrays.sort(sorted);
       System.out.println(
@@ -127,6 +146,8 @@ public final class ConsumerPerf {
     long records;
     long bytes;
     long lastPollStart;
+    // Whether the last poll reached the topic's end and went back to its start.
+    boolean rewound;
 
     Poller(KafkaConsumer<byte[], byte[]> consumer, String topic, int topicRecords, long measured) {
       this.consumer = consumer;
@@ -151,9 +172,7 @@ public final class ConsumerPerf {
               topic + " holds " + held + " records; the measurement reads " + topicRecords);
         }
       }
-      if (rewind) {
-        rewindAtEnd(consumer, ends);
-      }
+      rewound = rewind && rewindAtEnd(consumer, ends);
       if (batch.isEmpty()) {
         return false;
       }
@@ -176,17 +195,23 @@ public final class ConsumerPerf {
     }
   }
 
-  /** Goes back to the start of each partition whose end the consumer has reached. */
-  private static void rewindAtEnd(
+  /**
+   * Goes back to the start of each partition whose end the consumer has reached; returns whether it
+   * did for any.
+   */
+  private static boolean rewindAtEnd(
       KafkaConsumer<byte[], byte[]> consumer, Map<TopicPartition, Long> ends) {
     if (ends == null) {
-      return;
+      return false;
     }
+    boolean rewound = false;
     for (Map.Entry<TopicPartition, Long> end : ends.entrySet()) {
       if (consumer.position(end.getKey()) >= end.getValue()) {
         consumer.seekToBeginning(List.of(end.getKey()));
+        rewound = true;
       }
     }
+    return rewound;
   }
 
   private static long valueBytes(ConsumerRecords<byte[], byte[]> batch) {

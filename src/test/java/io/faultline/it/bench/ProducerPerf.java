@@ -72,6 +72,7 @@ public final class ProducerPerf {
         if ((i + STEP) % FLUSH_EVERY == 0) {
           producer.flush();
         }
+        turns.rehearse();
       }
       producer.flush();
       failed.set(0); // the warm-up's failures are not the measurement's
@@ -105,6 +106,8 @@ public final class ProducerPerf {
         threads.print();
         System.err.printf("produce-requests %.0f%n", requestTotal(producer) - requestsBefore);
       }
+      // Printed so that the rehearsals' reads are used, and the JIT cannot drop them.
+      System.err.println("rehearsed turns read " + turns.rehearsedNanos() + " ns");
       Arrays.sort(latencies);
       System.out.println(
           new PerfResult(
