@@ -18,6 +18,7 @@ final class Turns {
   static final String READY = "turns: ready";
   static final String GO = "turns: go";
   static final String DONE = "turns: done";
+  static final String MARK = "turns: mark ";
 
   private final int count;
   private final BufferedReader commands; // null: one go, nobody to take turns with
@@ -157,8 +158,6 @@ final class Turns {
               + ProcessHandle.current().pid());
     }
   }
-
-  static final String MARK = "turns: mark ";
 
   private static void say(String line) {
     System.out.println(line);
