@@ -16,13 +16,16 @@ import java.util.concurrent.locks.LockSupport;
  * unacknowledged was delivered after it). A connection is read only once its oldest unacknowledged
  * send is due ({@link #watch}: {@code kafka.phases.delivery-after} after it completed): on a
  * healthy connection the response comes first and the probe is stopped before the thread ever reads
- * it. A stopped probe stays in the thread's set while its connection is busy and leaves after a
- * quiet second, or at once when the connection closes ({@link #forget}). The client's own I/O
- * thread drains the probe into its phase tracker at its next event, so the tracker stays on that
- * thread as kafka-guard requires. Idle (no connection waiting) the thread is parked and costs
- * nothing; while requests come and go it looks in at the {@link LookInPace}, slower while every
- * request is answered in time; under sustained slow traffic its {@link WakeBudget} bounds how often
- * it wakes ({@code kafka.phases.delivery-wakes-per-second}).
+ * it. A probe is in the thread's set from its connection's opening to its close ({@link #enlist},
+ * {@link #forget}), so what the client's thread does at a request never depends on the sampler's
+ * state: when it did (the probe was taken out after a quiet second and put back at the next send),
+ * the branch that puts it back first ran after a pause, where the JIT had compiled the client's I/O
+ * path without it, and that whole compilation was dropped and redone. The client's own I/O thread
+ * drains the probe into its phase tracker at its next event, so the tracker stays on that thread as
+ * kafka-guard requires. With no connection the thread is parked and costs nothing; while requests
+ * come and go it looks in at the {@link LookInPace}, slower while every request is answered in
+ * time, and once a second after a second with no send waiting; under sustained slow traffic its
+ * {@link WakeBudget} bounds how often it wakes ({@code kafka.phases.delivery-wakes-per-second}).
  *
  * <p>A client whose {@code Selector.poll} is woven looks in itself: its thread's poll ends when the
  * first waiting send becomes due ({@link Probe#firstLookDue}) and, if that send is still
@@ -79,13 +82,6 @@ final class DeliverySampler {
     // The due time this connection's client thread already woke the sampler for; that thread's
     // alone.
     private long askedFor = NOTHING_DUE;
-    // Whether the probe is in the sampler's set. It stays there while its connection is busy, so
-    // the client's thread does not insert and remove it (an allocation and two writes the sampler
-    // reads) at every request; the sampler takes it out after a quiet second (retireIfQuiet).
-    private volatile boolean inSet;
-    // When the sampler first saw it with nothing due, since it last saw a send waiting; the
-    // sampler's alone.
-    private long quietSince = NOT_QUIET;
 
     Probe(int fd) {
       this(fd, null, true);
@@ -207,15 +203,19 @@ final class DeliverySampler {
   /** A probe's {@code dueAt} while no send of its connection waits for delivery. */
   private static final long NOTHING_DUE = Long.MIN_VALUE;
 
-  private static final long NOT_QUIET = Long.MIN_VALUE;
-
   private static final long NOT_STILL = Long.MIN_VALUE;
 
-  /** {@link #lookIn}'s answer when no probe has had a send waiting for a while: park for good. */
-  private static final long PARK_UNTIL_WATCHED = Long.MIN_VALUE;
+  /** {@link #lookIn}'s answer when the set has no probe: park until one is enlisted. */
+  private static final long PARK_UNTIL_ENLISTED = Long.MIN_VALUE;
 
-  /** How long the thread keeps looking in after the last probe left before it parks for good. */
+  /**
+   * How long the thread keeps its quiet pace after the last send it saw waiting; then it looks in
+   * every {@value #IDLE_LOOK_NANOS} ns. A client that looks in itself wakes it sooner ({@link
+   * #nudge}).
+   */
   static final long KEEP_LOOKING_NANOS = 1_000_000_000L;
+
+  static final long IDLE_LOOK_NANOS = 1_000_000_000L;
 
   private final TcpInfoReader reader;
   private final Set<Probe> waiting = ConcurrentHashMap.newKeySet();
@@ -244,10 +244,8 @@ final class DeliverySampler {
   private Boolean readsUnacknowledged;
 
   /**
-   * The thread is parked with no deadline (no probe for {@link #KEEP_LOOKING_NANOS}). Only then
-   * does a new probe wake it: waking it for every outstanding send would cost a futex wake and a
-   * context switch per request. While requests come and go it looks in at its {@link LookInPace}
-   * instead.
+   * The thread is parked with no deadline (its set is empty). Only then does a new probe wake it
+   * ({@link #enlist}, when a connection opens); a send never does.
    */
   private volatile boolean idle;
 
@@ -264,8 +262,27 @@ final class DeliverySampler {
   }
 
   /**
-   * Samples {@code probe} from {@code dueAt} ({@link System#nanoTime()}) until {@link #stop} for
-   * it; called on the client's thread, again whenever the oldest send it waits for changes.
+   * Puts {@code probe} in the thread's set, until {@link #forget}: its connection opened. Nothing
+   * is read until it is {@link #watch watched}. Client thread.
+   */
+  void enlist(Probe probe) {
+    if (probe.failed || !waiting.add(probe)) {
+      return;
+    }
+    Thread t = thread;
+    if (t == null) {
+      t = startThread();
+    }
+    if (idle) {
+      LockSupport.unpark(t);
+    }
+  }
+
+  /**
+   * Samples {@code probe}, {@link #enlist enlisted}, from {@code dueAt} ({@link System#nanoTime()})
+   * until {@link #stop} for it; called on the client's thread, again whenever the oldest send it
+   * waits for changes. Three writes and no branch: the same work at every request, however long the
+   * connection was quiet.
    */
   void watch(Probe probe, long dueAt) {
     watch(probe, dueAt, Long.MAX_VALUE, Long.MAX_VALUE);
@@ -280,22 +297,6 @@ final class DeliverySampler {
     DUE_END.setOpaque(probe, dueEnd);
     SENT_END.setOpaque(probe, sentEnd);
     probe.dueAt = dueAt;
-    // Written before inSet is read, as retireIfQuiet reads them the other way round: a probe the
-    // sampler takes out meanwhile is either seen out here or seen due there, and put back.
-    if (probe.failed || probe.inSet) {
-      return;
-    }
-    probe.inSet = true;
-    if (!waiting.add(probe)) {
-      return;
-    }
-    Thread t = thread;
-    if (t == null) {
-      t = startThread();
-    }
-    if (idle) {
-      LockSupport.unpark(t);
-    }
   }
 
   /**
@@ -331,14 +332,13 @@ final class DeliverySampler {
     }
   }
 
-  /** Forgets {@code probe} at once: its connection closed. */
+  /** Takes {@code probe} out of the set: its connection closed. */
   void forget(Probe probe) {
     probe.dueAt = NOTHING_DUE;
-    probe.inSet = false;
     waiting.remove(probe);
   }
 
-  /** How many probes are in the sampler's set, waiting or not yet taken out. */
+  /** How many probes are in the sampler's set, with a send waiting or not. */
   int probesInSet() {
     return waiting.size();
   }
@@ -362,7 +362,7 @@ final class DeliverySampler {
       wakes++; // this thread alone writes it
       try {
         long sleep = lookIn(budget, pace);
-        if (sleep != PARK_UNTIL_WATCHED) {
+        if (sleep != PARK_UNTIL_ENLISTED) {
           quietSleep = quietPace;
           LockSupport.parkNanos(sleep);
           quietSleep = false;
@@ -384,7 +384,7 @@ final class DeliverySampler {
 
   /**
    * One wake: reads the probes that are due and returns how long to sleep, or {@link
-   * #PARK_UNTIL_WATCHED}. A method of its own, not the body of {@link #run}'s loop: at 20 wakes a
+   * #PARK_UNTIL_ENLISTED}. A method of its own, not the body of {@link #run}'s loop: at 20 wakes a
    * second that loop never reaches the JIT's thresholds for compiling a running loop, so it ran
    * interpreted for the life of the process; a method called at every wake is compiled after a few
    * hundred.
@@ -400,10 +400,8 @@ final class DeliverySampler {
       clientsLookIn &= probe.clientLooksIn;
       long due = probe.dueAt;
       if (due == NOTHING_DUE) {
-        retireIfQuiet(probe, now);
         continue;
       }
-      probe.quietSince = NOT_QUIET;
       anyWaiting = true;
       long wait = due - now;
       if (wait <= 0) {
@@ -416,9 +414,12 @@ final class DeliverySampler {
     }
     quietPace = !pace.fast(now, clientsLookIn);
     if (!anyWaiting) {
-      return !waiting.isEmpty() || now - lastProbeSeen < KEEP_LOOKING_NANOS
-          ? pace.lookNanos(now, clientsLookIn)
-          : PARK_UNTIL_WATCHED;
+      if (now - lastProbeSeen < KEEP_LOOKING_NANOS) {
+        return pace.lookNanos(now, clientsLookIn);
+      }
+      // Quiet, so a client's nudge wakes it at its next due send.
+      quietPace = true;
+      return waiting.isEmpty() ? PARK_UNTIL_ENLISTED : IDLE_LOOK_NANOS;
     }
     lastProbeSeen = now;
     if (inFlight || laterInFlight) {
@@ -434,28 +435,6 @@ final class DeliverySampler {
     // Nothing due yet, or what was due is delivered and waits for the broker: a probe watched
     // meanwhile needs no wake-up of its own.
     return pace.sleepNanos(now, untilDue, clientsLookIn);
-  }
-
-  /**
-   * Takes {@code probe}, which has no send waiting, out of the set once it has had none at every
-   * look for {@link #KEEP_LOOKING_NANOS}; puts it back when a send came meanwhile (see {@link
-   * #watch}).
-   */
-  private void retireIfQuiet(Probe probe, long now) {
-    if (probe.quietSince == NOT_QUIET) {
-      probe.quietSince = now;
-      return;
-    }
-    if (now - probe.quietSince < KEEP_LOOKING_NANOS) {
-      return;
-    }
-    probe.quietSince = NOT_QUIET;
-    probe.inSet = false;
-    waiting.remove(probe);
-    if (probe.dueAt != NOTHING_DUE && !probe.failed) {
-      probe.inSet = true;
-      waiting.add(probe);
-    }
   }
 
   private static final int ALL_ACKNOWLEDGED = 0;

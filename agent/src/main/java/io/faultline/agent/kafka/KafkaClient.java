@@ -397,6 +397,7 @@ public final class KafkaClient {
   private void putProbe(String node, DeliverySampler.Probe probe) {
     probes.put(node, probe);
     probesChanged();
+    owner.deliverySampler().enlist(probe);
   }
 
   private DeliverySampler.Probe removeProbe(String node) {

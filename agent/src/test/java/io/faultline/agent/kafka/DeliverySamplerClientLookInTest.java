@@ -18,6 +18,7 @@ class DeliverySamplerClientLookInTest {
   void whileEverySendIsAnsweredInTimeTheSamplerBarelyWakes() throws Exception {
     DeliverySampler sampler = new DeliverySampler(new AckingTcpInfoReader(), 2000, DELIVERY_AFTER);
     DeliverySampler.Probe probe = new DeliverySampler.Probe(7);
+    sampler.enlist(probe);
     assertThat(probe.takeFirstLook(System.nanoTime())).as("nothing due yet").isFalse();
     long dueIn = TimeUnit.MILLISECONDS.toNanos(25);
     long start = System.nanoTime();
@@ -42,6 +43,7 @@ class DeliverySamplerClientLookInTest {
     reader.acked = 50; // the due send ends at 100: still on its way
     DeliverySampler sampler = new DeliverySampler(reader, 2000, DELIVERY_AFTER);
     DeliverySampler.Probe probe = new DeliverySampler.Probe(7);
+    sampler.enlist(probe);
     probe.takeFirstLook(System.nanoTime());
     long due = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(30);
     sampler.watch(probe, due, 100, 100);
@@ -69,6 +71,7 @@ class DeliverySamplerClientLookInTest {
     reader.acked = 100; // everything sent is acknowledged: the send waits for the broker
     DeliverySampler sampler = new DeliverySampler(reader, 2000, DELIVERY_AFTER);
     DeliverySampler.Probe probe = new DeliverySampler.Probe(7);
+    sampler.enlist(probe);
     probe.takeFirstLook(System.nanoTime());
     sampler.watch(probe, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(30), 100, 100);
     awaitQuietSleep(sampler);
@@ -86,6 +89,7 @@ class DeliverySamplerClientLookInTest {
   void aNudgeForANewDueSendIsNeededOncePerSend() {
     DeliverySampler sampler = new DeliverySampler(new AckingTcpInfoReader(), 2000, DELIVERY_AFTER);
     DeliverySampler.Probe probe = new DeliverySampler.Probe(7);
+    sampler.enlist(probe);
     long now = System.nanoTime();
     sampler.watch(probe, now - 1, 100, 100);
     assertThat(probe.firstLookDue()).isEqualTo(now - 1);

@@ -18,10 +18,12 @@ class DeliverySamplerDueTest {
     DeliverySampler sampler = new DeliverySampler(reader, 2000, 5_000_000L);
     for (int i = 0; i < 20; i++) {
       DeliverySampler.Probe probe = new DeliverySampler.Probe(100 + i);
+      sampler.enlist(probe);
       sampler.watch(probe, System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
       sampler.stop(probe);
     }
     DeliverySampler.Probe last = new DeliverySampler.Probe(7);
+    sampler.enlist(last);
     sampler.watch(last, System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
     Thread.sleep(300);
     assertThat(reader.reads).as("reads before anything was due").hasValue(0);
@@ -33,6 +35,7 @@ class DeliverySamplerDueTest {
     AckingTcpInfoReader reader = new AckingTcpInfoReader();
     DeliverySampler sampler = new DeliverySampler(reader, 2000, 5_000_000L);
     DeliverySampler.Probe probe = new DeliverySampler.Probe(7);
+    sampler.enlist(probe);
     sampler.watch(probe, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50));
     awaitRead(probe);
     assertThat(probe.failed()).as("read (and, with this reader, failed)").isTrue();
@@ -44,8 +47,10 @@ class DeliverySamplerDueTest {
     AckingTcpInfoReader reader = new AckingTcpInfoReader();
     DeliverySampler sampler = new DeliverySampler(reader, 2000, 5_000_000L);
     DeliverySampler.Probe later = new DeliverySampler.Probe(8);
+    sampler.enlist(later);
     sampler.watch(later, System.nanoTime() + TimeUnit.SECONDS.toNanos(30));
     DeliverySampler.Probe overdue = new DeliverySampler.Probe(9);
+    sampler.enlist(overdue);
     sampler.watch(overdue, System.nanoTime());
     awaitRead(overdue);
     assertThat(overdue.failed()).as("the overdue probe was read").isTrue();
@@ -62,6 +67,7 @@ class DeliverySamplerDueTest {
     AckingTcpInfoReader reader = new AckingTcpInfoReader();
     DeliverySampler sampler = new DeliverySampler(reader, 2000, TimeUnit.MILLISECONDS.toNanos(5));
     DeliverySampler.Probe probe = new DeliverySampler.Probe(7);
+    sampler.enlist(probe);
     // Due sooner than the quiet pace, later than a stalled test thread is likely to be late.
     long dueIn = TimeUnit.MILLISECONDS.toNanos(25);
     long start = System.nanoTime();
@@ -83,34 +89,57 @@ class DeliverySamplerDueTest {
   }
 
   /**
-   * A busy connection's probe stays in the sampler's set between its requests (no insertion and
-   * removal at each), leaves after a quiet second, and is read when watched again once due.
+   * A probe stays in the sampler's set while its connection is open, busy or quiet: no send adds or
+   * removes it, so a send after a quiet spell does the same as any other. Quiet, the sampler looks
+   * in once a second, and reads a probe that became due meanwhile at the next look.
    */
   @Test
-  void aStoppedProbeStaysInTheSetUntilAQuietSecondHasPassed() throws Exception {
+  void aQuietConnectionsProbeStaysInTheSetAndIsReadOnceDue() throws Exception {
     AckingTcpInfoReader reader = new AckingTcpInfoReader();
     DeliverySampler sampler = new DeliverySampler(reader, 2000, 5_000_000L);
     DeliverySampler.Probe probe = new DeliverySampler.Probe(7);
+    sampler.enlist(probe);
     for (int i = 0; i < 10; i++) {
       sampler.watch(probe, System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
       sampler.stop(probe);
-      assertThat(sampler.probesInSet()).as("in the set after a response").isEqualTo(1);
     }
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (sampler.probesInSet() > 0 && System.nanoTime() < deadline) {
-      Thread.sleep(20);
-    }
-    assertThat(sampler.probesInSet()).as("in the set after a quiet second").isZero();
+    Thread.sleep(TimeUnit.NANOSECONDS.toMillis(DeliverySampler.KEEP_LOOKING_NANOS) + 300);
+    assertThat(sampler.probesInSet()).as("in the set after a quiet second").isEqualTo(1);
+    long wakesBefore = sampler.wakes();
+    Thread.sleep(2_000);
+    // One look a second: two in these 2 s, three for a late timer; the quiet pace would be 40.
+    assertThat(sampler.wakes() - wakesBefore).as("the sampler's wakes in 2 quiet s").isLessThan(4);
+    assertThat(sampler.sleepsQuietly()).as("a client's nudge wakes it").isTrue();
     assertThat(reader.reads).as("reads of a probe never due").hasValue(0);
     sampler.watch(probe, System.nanoTime());
     awaitRead(probe);
-    assertThat(reader.reads).as("read once due after it was taken out").hasValue(1);
+    assertThat(reader.reads).as("read once due after a quiet spell").hasValue(1);
+  }
+
+  /** With no connection left, the sampler parks until one opens. */
+  @Test
+  void theSamplerParksWithNoProbeAndWakesForANewOne() throws Exception {
+    AckingTcpInfoReader reader = new AckingTcpInfoReader();
+    DeliverySampler sampler = new DeliverySampler(reader, 2000, 5_000_000L);
+    DeliverySampler.Probe first = new DeliverySampler.Probe(7);
+    sampler.enlist(first);
+    sampler.forget(first);
+    Thread.sleep(TimeUnit.NANOSECONDS.toMillis(DeliverySampler.KEEP_LOOKING_NANOS) + 300);
+    long wakesBefore = sampler.wakes();
+    Thread.sleep(1_500);
+    assertThat(sampler.wakes() - wakesBefore).as("wakes with no probe").isZero();
+    DeliverySampler.Probe next = new DeliverySampler.Probe(8);
+    sampler.enlist(next);
+    sampler.watch(next, System.nanoTime());
+    awaitRead(next);
+    assertThat(reader.reads).as("the new probe read once due").hasValue(1);
   }
 
   @Test
   void aClosedConnectionsProbeLeavesTheSetAtOnce() {
     DeliverySampler sampler = new DeliverySampler(new AckingTcpInfoReader(), 2000, 5_000_000L);
     DeliverySampler.Probe probe = new DeliverySampler.Probe(7);
+    sampler.enlist(probe);
     sampler.watch(probe, System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
     sampler.forget(probe);
     assertThat(sampler.probesInSet()).isZero();

@@ -28,6 +28,7 @@ class DeliverySamplerOutputQueueTest {
     tracker.bytesWritten(1_000, 1);
     reader.unacknowledged = 400;
     DeliverySampler.Probe probe = new DeliverySampler.Probe(7, tracker, true);
+    sampler.enlist(probe);
     sampler.watch(probe, System.nanoTime(), 1_001, 1_001);
 
     assertThat(awaitChanges(probe)).as("SYN + 1000 written, 400 unacknowledged").contains(601L);
@@ -52,6 +53,7 @@ class DeliverySamplerOutputQueueTest {
     tracker.bytesWritten(1_000, 1);
     reader.unacknowledged = 3_000; // 2,000 of the uncounted ones still on their way
     DeliverySampler.Probe probe = new DeliverySampler.Probe(7, tracker, false);
+    sampler.enlist(probe);
     sampler.watch(probe, System.nanoTime(), 1_001, 1_001);
 
     assertThat(awaitChanges(probe)).as("none of the counted bytes yet").containsExactly(0L);
@@ -75,6 +77,7 @@ class DeliverySamplerOutputQueueTest {
     reader.acked = 6_001;
     tracker.bytesWritten(1_000, 1);
     DeliverySampler.Probe probe = new DeliverySampler.Probe(7, tracker, false);
+    sampler.enlist(probe);
     sampler.watch(probe, System.nanoTime(), 1_001, 1_001);
 
     long deadline = System.nanoTime() + 5_000_000_000L;
@@ -90,6 +93,7 @@ class DeliverySamplerOutputQueueTest {
   void aProbeWithoutACountOfTheBytesWrittenReadsTcpInfo() throws Exception {
     reader.acked = 1_001;
     DeliverySampler.Probe probe = new DeliverySampler.Probe(7);
+    sampler.enlist(probe);
     sampler.watch(probe, System.nanoTime(), 1_001, 1_001);
 
     assertThat(awaitChanges(probe)).containsExactly(1_001L);
@@ -102,6 +106,7 @@ class DeliverySamplerOutputQueueTest {
     tracker.bytesWritten(1_000, 1);
     reader.unacknowledged = -1;
     DeliverySampler.Probe probe = new DeliverySampler.Probe(7, tracker, true);
+    sampler.enlist(probe);
     sampler.watch(probe, System.nanoTime(), 1_001, 1_001);
 
     long deadline = System.nanoTime() + 5_000_000_000L;
