@@ -251,7 +251,8 @@ final class ClientPerfBenchmark {
                   + settings.cappedThroughput()
                   + " records/s, after "
                   + settings.cappedWarmup()
-                  + " warm-up records and until the JIT is quiet",
+                  + " warm-up records and until the JIT is quiet"
+                  + pauseNote(settings),
               ProducerPerf.class.getName(),
               kafka.bootstrapServers(),
               capped,
@@ -273,7 +274,8 @@ final class ClientPerfBenchmark {
                   + size
                   + " B, acks=all, no cap, after "
                   + settings.warmup(settings.producerRecords())
-                  + " warm-up records and until the JIT is quiet",
+                  + " warm-up records and until the JIT is quiet"
+                  + pauseNote(settings),
               ProducerPerf.class.getName(),
               kafka.bootstrapServers(),
               uncapped,
@@ -296,7 +298,9 @@ final class ClientPerfBenchmark {
                   + (settings.consumerPasses() == 1 ? "once" : settings.consumerPasses() + " times")
                   + ", after "
                   + settings.warmup(settings.consumerRecords())
-                  + " warm-up records, until the JIT is quiet and on to the topic's end;"
+                  + " warm-up records, until the JIT is quiet"
+                  + pauseNote(settings)
+                  + ", and on to the topic's end;"
                   + " latency = per poll() that returned records",
               ConsumerPerf.class.getName(),
               kafka.bootstrapServers(),
@@ -352,5 +356,12 @@ final class ClientPerfBenchmark {
       rounds.add(results);
     }
     return new Series(name, description, pinning.description(), rounds);
+  }
+
+  /** The warm-up's pause, in a workload's description: children that take turns pause once. */
+  private static String pauseNote(BenchSettings settings) {
+    return settings.clientTurns() > 0
+        ? " before and after a " + Warmup.PAUSE_MILLIS / 1000 + " s pause"
+        : "";
   }
 }

@@ -20,13 +20,14 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * per-record round trip. Run in a child JVM; prints one {@link PerfResult} line. Before the
  * measurement the consumer reads at least {@code warmup} records, going back to the topic's start
  * whenever it reaches the end, and on until the JIT is quiet or {@code warmupMaxSeconds} have
- * passed ({@link Warmup}), and on to the topic's end, where it goes back to the start; from there
- * it measures a read of {@code records × passes} records, going back to the start at the end as the
- * warm-up did. The topic must hold {@code records} records. More passes make a longer window of a
- * topic that is quick to prepare: a consumer reads a 3,000,000-record topic in about two seconds,
- * in which one compilation or collection moves its CPU per record by a tenth. With {@code turns},
- * the measured records go in that many equal turns that {@link TakingTurns} hands out ({@link
- * Turns}); a turn ends with the poll that reaches its share.
+ * passed, with a pause and again when it takes turns ({@link Warmup}), and on to the topic's end,
+ * where it goes back to the start; from there it measures a read of {@code records × passes}
+ * records, going back to the start at the end as the warm-up did. The topic must hold {@code
+ * records} records. More passes make a longer window of a topic that is quick to prepare: a
+ * consumer reads a 3,000,000-record topic in about two seconds, in which one compilation or
+ * collection moves its CPU per record by a tenth. With {@code turns}, the measured records go in
+ * that many equal turns that {@link TakingTurns} hands out ({@link Turns}); a turn ends with the
+ * poll that reaches its share.
  *
  * <p>Arguments: bootstrap topic records [warmup [warmupMaxSeconds [passes [turns]]]]
  */
@@ -55,7 +56,7 @@ public final class ConsumerPerf {
     try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
       consumer.subscribe(List.of(topic));
       Poller poller = new Poller(consumer, topic, records, measured);
-      Warmup warm = new Warmup(warmup, warmupMaxSeconds);
+      Warmup warm = new Warmup(warmup, warmupMaxSeconds, turns.waits());
       long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
       while (warm.goesOn(poller.records) && System.nanoTime() < deadline) {
         // The same work per batch as the measurement: a path the warm-up never took would be

@@ -1,6 +1,5 @@
 package io.faultline.it.bench;
 
-import java.lang.management.ManagementFactory;
 import java.util.function.LongSupplier;
 
 /**
@@ -23,12 +22,6 @@ final class JitQuiet {
   private long windowStartNanos;
   private long compileAtWindowStart;
   private int quietWindows;
-
-  /** Watches this JVM's compilers from now. */
-  static JitQuiet ofThisJvm() {
-    return new JitQuiet(
-        ManagementFactory.getCompilationMXBean()::getTotalCompilationTime, System.nanoTime());
-  }
 
   /**
    * @param compileMillis the compilers' accumulated time so far, ms

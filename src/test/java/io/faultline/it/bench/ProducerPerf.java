@@ -14,9 +14,10 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * most {@code throughput} records/s ({@code -1} = uncapped), latency measured from {@code send} to
  * its callback. At least {@code warmup} records go first, at the same pace and outside the
  * measurement (ProducerPerformance's {@code --warmup-records}), and more until the JIT is quiet or
- * {@code warmupMaxSeconds} have passed ({@link Warmup}). With {@code turns}, the measured records
- * go in that many equal turns that {@link TakingTurns} hands out ({@link Turns}), each paced from
- * its own start and flushed before it ends. Run in a child JVM; prints one {@link PerfResult} line.
+ * {@code warmupMaxSeconds} have passed, with a pause and again when it takes turns ({@link
+ * Warmup}). With {@code turns}, the measured records go in that many equal turns that {@link
+ * TakingTurns} hands out ({@link Turns}), each paced from its own start and flushed before it ends.
+ * Run in a child JVM; prints one {@link PerfResult} line.
  *
  * <p>Arguments: bootstrap topic records recordSize throughput [warmup [warmupMaxSeconds [turns]]]
  */
@@ -59,7 +60,7 @@ public final class ProducerPerf {
       // implicitly with its first records.
       producer.send(new ProducerRecord<>(topic, payload)).get();
       Throttle throttle = new Throttle(throughput);
-      Warmup warm = new Warmup(warmup, warmupMaxSeconds);
+      Warmup warm = new Warmup(warmup, warmupMaxSeconds, turns.waits());
       long warmupStart = System.nanoTime();
       // The same sends as the measurement's, callback and all, into slots it overwrites later:
       // a path the warm-up never took would be compiled inside the measured window. That includes

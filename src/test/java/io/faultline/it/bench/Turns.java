@@ -52,6 +52,11 @@ final class Turns {
     return count;
   }
 
+  /** Whether the child waits for its turns (false: one go, at once). */
+  boolean waits() {
+    return commands != null;
+  }
+
   /** The first of {@code total} measured records turn {@code turn} takes. */
   long firstOf(int turn, long total) {
     return total * turn / count;
