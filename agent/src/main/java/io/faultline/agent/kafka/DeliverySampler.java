@@ -210,11 +210,14 @@ final class DeliverySampler {
 
   /**
    * How long the thread keeps its quiet pace after the last send it saw waiting; then it looks in
-   * every {@value #IDLE_LOOK_NANOS} ns. A client that looks in itself wakes it sooner ({@link
-   * #nudge}).
+   * every {@link #IDLE_LOOK_NANOS}. A client that looks in itself wakes it sooner ({@link #nudge}).
    */
   static final long KEEP_LOOKING_NANOS = 1_000_000_000L;
 
+  /**
+   * How often the thread looks in while connections are open and none has had a send waiting for
+   * {@link #KEEP_LOOKING_NANOS}: once a second, for a client thread that stopped polling.
+   */
   static final long IDLE_LOOK_NANOS = 1_000_000_000L;
 
   private final TcpInfoReader reader;
